@@ -1,0 +1,150 @@
+//! The Fortran compiler of the system being characterized (gfortran by default). The compiler
+//! and its flags are part of the system (seed 004 section 3) and are recorded in every result.
+
+use model::characterization::CompilerInfo;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use thiserror::Error;
+
+/// The compiler could not be found or started.
+#[derive(Debug, Error)]
+pub enum CompilerError {
+    #[error("Fortran compiler `{name}` not found on PATH. Install it with `sudo apt-get install gfortran` (Debian/Ubuntu), or pass --compiler /path/to/compiler")]
+    NotFound { name: String },
+    #[error("Fortran compiler `{path}` could not be run: {source}")]
+    NotRunnable {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// A compilation failed; `stderr` is the compiler's message.
+#[derive(Debug, Error)]
+#[error("{compiler} failed to compile {file}:\n{stderr}")]
+pub struct CompileError {
+    pub compiler: String,
+    pub file: String,
+    pub stderr: String,
+}
+
+/// A Fortran compiler with the flags of the system being characterized.
+#[derive(Debug, Clone)]
+pub struct Compiler {
+    pub path: PathBuf,
+    pub version: String,
+    pub flags: Vec<String>,
+}
+
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        let p = PathBuf::from(name);
+        return p.is_file().then_some(p);
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+impl Compiler {
+    /// Find `name` (default `gfortran`) and ask it for its version.
+    pub fn find(name: Option<&str>, flags: &[String]) -> Result<Compiler, CompilerError> {
+        let name = name.unwrap_or("gfortran");
+        let path = find_on_path(name).ok_or_else(|| CompilerError::NotFound {
+            name: name.to_string(),
+        })?;
+        let out = Command::new(&path)
+            .arg("--version")
+            .output()
+            .map_err(|source| CompilerError::NotRunnable {
+                path: path.display().to_string(),
+                source,
+            })?;
+        let version = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or("unknown")
+            .trim()
+            .to_string();
+        Ok(Compiler {
+            path,
+            version,
+            flags: flags.to_vec(),
+        })
+    }
+
+    /// Split a user's `--flags "..."` string.
+    pub fn split_flags(flags: &str) -> Vec<String> {
+        flags.split_whitespace().map(str::to_string).collect()
+    }
+
+    pub fn info(&self) -> CompilerInfo {
+        CompilerInfo {
+            path: self.path.display().to_string(),
+            version: self.version.clone(),
+            flags: self.flags.clone(),
+        }
+    }
+
+    fn run(&self, args: &[&std::ffi::OsStr], what: &Path, cwd: &Path) -> Result<(), CompileError> {
+        let out = Command::new(&self.path)
+            .args(&self.flags)
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .map_err(|e| CompileError {
+                compiler: self.path.display().to_string(),
+                file: what.display().to_string(),
+                stderr: e.to_string(),
+            })?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(CompileError {
+                compiler: self.path.display().to_string(),
+                file: what.display().to_string(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            })
+        }
+    }
+
+    /// Compile one source file to an object file (separate compilation keeps operand
+    /// initialisation out of the optimizer's sight, seed 004 section 4.3).
+    pub fn compile_object(
+        &self,
+        source: &Path,
+        object: &Path,
+        extra: &[&str],
+    ) -> Result<(), CompileError> {
+        let mut args: Vec<&std::ffi::OsStr> = extra.iter().map(|s| s.as_ref()).collect();
+        args.extend(["-c".as_ref(), source.as_os_str(), "-o".as_ref(), object.as_os_str()]);
+        self.run(&args, source, source.parent().unwrap_or(Path::new(".")))
+    }
+
+    /// Compile and link sources and objects into an executable.
+    pub fn build(&self, inputs: &[PathBuf], exe: &Path, extra: &[&str]) -> Result<(), CompileError> {
+        let mut args: Vec<&std::ffi::OsStr> = extra.iter().map(|s| s.as_ref()).collect();
+        args.extend(inputs.iter().map(|p| p.as_os_str()));
+        args.extend(["-o".as_ref(), exe.as_os_str()]);
+        let first = inputs.first().map(PathBuf::as_path).unwrap_or(exe);
+        self.run(&args, first, exe.parent().unwrap_or(Path::new(".")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_compiler_says_how_to_install() {
+        let e = Compiler::find(Some("no-such-fortran-compiler-xyz"), &[]).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains("apt-get install gfortran"), "{msg}");
+    }
+
+    #[test]
+    fn flags_split_on_whitespace() {
+        assert_eq!(Compiler::split_flags(" -O1  -g "), vec!["-O1", "-g"]);
+    }
+}

@@ -1,0 +1,197 @@
+//! Running generated and user programs as real processes, each under a time limit (a runaway
+//! test is killed and reported, never waited on forever).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum RunError {
+    #[error("could not start `{program}`: {source}")]
+    Spawn {
+        program: String,
+        source: std::io::Error,
+    },
+    #[error("`{program}` ran past its time limit of {limit_s:.1} s and was killed")]
+    TimedOut { program: String, limit_s: f64 },
+    #[error("`{program}` was interrupted")]
+    Cancelled { program: String },
+}
+
+/// What a finished run produced.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+    pub wall: Duration,
+}
+
+impl RunOutput {
+    pub fn success(&self) -> bool {
+        self.status.success()
+    }
+}
+
+fn program_name(cmd: &Command) -> String {
+    cmd.get_program().to_string_lossy().into_owned()
+}
+
+/// Run `cmd` to completion under `limit`, feeding `stdin`, collecting its output.
+pub fn run_limited(
+    cmd: &mut Command,
+    limit: Duration,
+    stdin: Option<&[u8]>,
+) -> Result<RunOutput, RunError> {
+    let input = stdin.map(<[u8]>::to_vec);
+    run_streaming(cmd, limit, input, None, |_| {})
+}
+
+/// Run `cmd` under `limit`, calling `on_line` for every line of standard output as it arrives
+/// (so a caller can save results while a long run goes on). `cancel`, when set, kills the child
+/// at the next line or poll and returns [`RunError::Cancelled`].
+pub fn run_streaming(
+    cmd: &mut Command,
+    limit: Duration,
+    stdin: Option<Vec<u8>>,
+    cancel: Option<&AtomicBool>,
+    mut on_line: impl FnMut(&str),
+) -> Result<RunOutput, RunError> {
+    let program = program_name(cmd);
+    let start = Instant::now();
+    let mut child = cmd
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|source| RunError::Spawn {
+            program: program.clone(),
+            source,
+        })?;
+    if let (Some(data), Some(mut pipe)) = (stdin, child.stdin.take()) {
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&data);
+        });
+    }
+    let (tx, rx) = mpsc::channel::<String>();
+    let out = child.stdout.take().expect("piped stdout");
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(l).is_err() {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+    });
+    let mut err_pipe = child.stderr.take().expect("piped stderr");
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err_pipe.read_to_string(&mut s);
+        s
+    });
+    let mut stdout = String::new();
+    let deadline = start + limit;
+    let outcome = loop {
+        if cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
+            break Err(RunError::Cancelled {
+                program: program.clone(),
+            });
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            break Err(RunError::TimedOut {
+                program: program.clone(),
+                limit_s: limit.as_secs_f64(),
+            });
+        }
+        let wait = (deadline - now).min(Duration::from_millis(100));
+        match rx.recv_timeout(wait) {
+            Ok(line) => {
+                on_line(&line);
+                stdout.push_str(&line);
+                stdout.push('\n');
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(()),
+        }
+    };
+    if let Err(e) = outcome {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(e);
+    }
+    let _ = reader.join();
+    // Output is closed; the process is ending. Wait for it, still under the limit.
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break s,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(RunError::TimedOut {
+                    program,
+                    limit_s: limit.as_secs_f64(),
+                });
+            }
+        }
+    };
+    let stderr = err_reader.join().unwrap_or_default();
+    Ok(RunOutput {
+        status,
+        stdout,
+        stderr,
+        wall: start.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collects_output_and_streams_lines() {
+        let mut seen = Vec::new();
+        let out = run_streaming(
+            Command::new("sh").args(["-c", "echo a; echo b; echo oops >&2"]),
+            Duration::from_secs(10),
+            None,
+            None,
+            |l| seen.push(l.to_string()),
+        )
+        .unwrap();
+        assert_eq!(seen, vec!["a", "b"]);
+        assert!(out.success());
+        assert_eq!(out.stderr.trim(), "oops");
+    }
+
+    #[test]
+    fn kills_a_program_past_its_limit() {
+        let t = Instant::now();
+        let e = run_limited(
+            Command::new("sleep").arg("30"),
+            Duration::from_millis(300),
+            None,
+        )
+        .unwrap_err();
+        assert!(matches!(e, RunError::TimedOut { .. }));
+        assert!(t.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn feeds_standard_input() {
+        let out = run_limited(&mut Command::new("cat"), Duration::from_secs(10), Some(b"hi\n")).unwrap();
+        assert_eq!(out.stdout, "hi\n");
+    }
+}

@@ -1,0 +1,430 @@
+//! The parameter catalogue: the 74 abstract operations of seed 004 table 4.11, numbered as
+//! there, plus the derived ARR4 and ARRN (seed 004 section 4.2.4).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The data type an operation works on (seed 004 tables 4.2-4.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DataType {
+    Real,
+    Integer,
+    Logical,
+    /// Not tied to a data type (calls, branches, loops, array addressing).
+    None,
+}
+
+/// Single or double precision; integers and logicals are "single" in the seed's tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    Single,
+    Double,
+    None,
+}
+
+/// Where the operands live: local variables or COMMON blocks (seed 004 section 4.2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StorageClass {
+    Local,
+    Global,
+    None,
+}
+
+/// The kind of operation a parameter measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    Store,
+    Add,
+    Multiply,
+    Divide,
+    /// X ** I for reals; I ** 2 for integers.
+    PowerInteger,
+    /// X ** Y for reals; I ** J for integers.
+    PowerGeneral,
+    MemoryTransfer,
+    LogicalAndOr,
+    Compare,
+    ProcedureCall,
+    ArgumentLoad,
+    ArrayReference1,
+    ArrayReference2,
+    ArrayReference3,
+    ArrayReference4,
+    ArrayReferenceN,
+    IndexAdd,
+    Goto,
+    ComputedGoto,
+    LoopInitStep1,
+    LoopIterationStep1,
+    LoopInitStepN,
+    LoopIterationStepN,
+    Exp,
+    Log,
+    Sin,
+    Tan,
+    Sqrt,
+}
+
+impl Operation {
+    /// Short name as in the seed's tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Operation::Store => "store",
+            Operation::Add => "addition",
+            Operation::Multiply => "multiplication",
+            Operation::Divide => "division",
+            Operation::PowerInteger => "exponent, integer power",
+            Operation::PowerGeneral => "exponent, general power",
+            Operation::MemoryTransfer => "memory transfer",
+            Operation::LogicalAndOr => "logical AND/OR",
+            Operation::Compare => "compare",
+            Operation::ProcedureCall => "procedure call",
+            Operation::ArgumentLoad => "argument load",
+            Operation::ArrayReference1 => "array, 1 dimension",
+            Operation::ArrayReference2 => "array, 2 dimensions",
+            Operation::ArrayReference3 => "array, 3 dimensions",
+            Operation::ArrayReference4 => "array, 4 dimensions",
+            Operation::ArrayReferenceN => "array, 5+ dimensions",
+            Operation::IndexAdd => "addition in array index",
+            Operation::Goto => "unconditional GO TO",
+            Operation::ComputedGoto => "computed GO TO",
+            Operation::LoopInitStep1 => "DO init, step 1",
+            Operation::LoopIterationStep1 => "DO iteration, step 1",
+            Operation::LoopInitStepN => "DO init, step n",
+            Operation::LoopIterationStepN => "DO iteration, step n",
+            Operation::Exp => "exponential",
+            Operation::Log => "logarithm",
+            Operation::Sin => "sine",
+            Operation::Tan => "tangent",
+            Operation::Sqrt => "square root",
+        }
+    }
+}
+
+/// One region of seed 004 table 4.11 (numbered as in shared/design.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Region(pub u8);
+
+impl Region {
+    pub const ALL: [Region; 12] = [
+        Region(1),
+        Region(2),
+        Region(3),
+        Region(4),
+        Region(5),
+        Region(6),
+        Region(7),
+        Region(8),
+        Region(9),
+        Region(10),
+        Region(11),
+        Region(12),
+    ];
+
+    /// Title of the region, as in seed 004 table 4.11.
+    pub fn title(self) -> &'static str {
+        match self.0 {
+            1 => "real single, local operands",
+            2 => "real double, local operands",
+            3 => "integer, local operands",
+            4 => "real single, global operands",
+            5 => "real double, global operands",
+            6 => "integer, global operands",
+            7 => "logical and compare",
+            8 => "procedure call and arguments",
+            9 => "array references",
+            10 => "branches and DO loops",
+            11 => "intrinsic functions, single",
+            12 => "intrinsic functions, double",
+            _ => "unknown region",
+        }
+    }
+}
+
+impl fmt::Display for Region {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "region {}: {}", self.0, self.title())
+    }
+}
+
+/// The static description of one parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ParamDef {
+    pub param: Param,
+    /// Number in seed 004 table 4.11 (1-74); derived parameters get 75 and 76.
+    pub number: u8,
+    pub mnemonic: &'static str,
+    pub region: Region,
+    pub operation: Operation,
+    pub data_type: DataType,
+    pub precision: Precision,
+    pub storage: StorageClass,
+    /// Derived parameters are computed from measured ones, not measured (ARR4, ARRN).
+    pub derived: bool,
+}
+
+impl ParamDef {
+    pub fn description(&self) -> String {
+        let mut s = self.operation.label().to_string();
+        match (self.data_type, self.precision) {
+            (DataType::Real, Precision::Single) => s.push_str(", real single"),
+            (DataType::Real, Precision::Double) => s.push_str(", real double"),
+            (DataType::Integer, _) => s.push_str(", integer"),
+            (DataType::Logical, _) => s.push_str(", logical"),
+            _ => {}
+        }
+        match self.storage {
+            StorageClass::Local => s.push_str(", local"),
+            StorageClass::Global => s.push_str(", global"),
+            StorageClass::None => {}
+        }
+        s
+    }
+}
+
+macro_rules! catalogue {
+    ($( $variant:ident = $num:literal, $region:literal, $op:ident, $dt:ident, $prec:ident, $st:ident, $derived:literal; )*) => {
+        /// A parameter of the machine model, by its seed 004 mnemonic.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum Param { $( $variant, )* }
+
+        impl Param {
+            /// Every parameter in table order, the derived ARR4 and ARRN last.
+            pub const ALL: &'static [Param] = &[ $( Param::$variant, )* ];
+
+            /// The catalogue entry of this parameter.
+            pub fn def(self) -> &'static ParamDef {
+                &CATALOGUE[self as usize]
+            }
+        }
+
+        /// The catalogue, indexed by `Param as usize`.
+        pub static CATALOGUE: &[ParamDef] = &[ $( ParamDef {
+            param: Param::$variant,
+            number: $num,
+            mnemonic: stringify!($variant),
+            region: Region($region),
+            operation: Operation::$op,
+            data_type: DataType::$dt,
+            precision: Precision::$prec,
+            storage: StorageClass::$st,
+            derived: $derived,
+        }, )* ];
+    };
+}
+
+catalogue! {
+    SRSL = 1, 1, Store, Real, Single, Local, false;
+    ARSL = 2, 1, Add, Real, Single, Local, false;
+    MRSL = 3, 1, Multiply, Real, Single, Local, false;
+    DRSL = 4, 1, Divide, Real, Single, Local, false;
+    ERSL = 5, 1, PowerInteger, Real, Single, Local, false;
+    XRSL = 6, 1, PowerGeneral, Real, Single, Local, false;
+    TRSL = 7, 1, MemoryTransfer, Real, Single, Local, false;
+    SRDL = 8, 2, Store, Real, Double, Local, false;
+    ARDL = 9, 2, Add, Real, Double, Local, false;
+    MRDL = 10, 2, Multiply, Real, Double, Local, false;
+    DRDL = 11, 2, Divide, Real, Double, Local, false;
+    ERDL = 12, 2, PowerInteger, Real, Double, Local, false;
+    XRDL = 13, 2, PowerGeneral, Real, Double, Local, false;
+    TRDL = 14, 2, MemoryTransfer, Real, Double, Local, false;
+    SISL = 15, 3, Store, Integer, Single, Local, false;
+    AISL = 16, 3, Add, Integer, Single, Local, false;
+    MISL = 17, 3, Multiply, Integer, Single, Local, false;
+    DISL = 18, 3, Divide, Integer, Single, Local, false;
+    EISL = 19, 3, PowerInteger, Integer, Single, Local, false;
+    XISL = 20, 3, PowerGeneral, Integer, Single, Local, false;
+    TISL = 21, 3, MemoryTransfer, Integer, Single, Local, false;
+    SRSG = 22, 4, Store, Real, Single, Global, false;
+    ARSG = 23, 4, Add, Real, Single, Global, false;
+    MRSG = 24, 4, Multiply, Real, Single, Global, false;
+    DRSG = 25, 4, Divide, Real, Single, Global, false;
+    ERSG = 26, 4, PowerInteger, Real, Single, Global, false;
+    XRSG = 27, 4, PowerGeneral, Real, Single, Global, false;
+    TRSG = 28, 4, MemoryTransfer, Real, Single, Global, false;
+    SRDG = 29, 5, Store, Real, Double, Global, false;
+    ARDG = 30, 5, Add, Real, Double, Global, false;
+    MRDG = 31, 5, Multiply, Real, Double, Global, false;
+    DRDG = 32, 5, Divide, Real, Double, Global, false;
+    ERDG = 33, 5, PowerInteger, Real, Double, Global, false;
+    XRDG = 34, 5, PowerGeneral, Real, Double, Global, false;
+    TRDG = 35, 5, MemoryTransfer, Real, Double, Global, false;
+    SISG = 36, 6, Store, Integer, Single, Global, false;
+    AISG = 37, 6, Add, Integer, Single, Global, false;
+    MISG = 38, 6, Multiply, Integer, Single, Global, false;
+    DISG = 39, 6, Divide, Integer, Single, Global, false;
+    EISG = 40, 6, PowerInteger, Integer, Single, Global, false;
+    XISG = 41, 6, PowerGeneral, Integer, Single, Global, false;
+    TISG = 42, 6, MemoryTransfer, Integer, Single, Global, false;
+    ANDL = 43, 7, LogicalAndOr, Logical, None, Local, false;
+    CRSL = 44, 7, Compare, Real, Single, Local, false;
+    CRDL = 45, 7, Compare, Real, Double, Local, false;
+    CISL = 46, 7, Compare, Integer, Single, Local, false;
+    ANDG = 47, 7, LogicalAndOr, Logical, None, Global, false;
+    CRSG = 48, 7, Compare, Real, Single, Global, false;
+    CRDG = 49, 7, Compare, Real, Double, Global, false;
+    CISG = 50, 7, Compare, Integer, Single, Global, false;
+    PROC = 51, 8, ProcedureCall, None, None, None, false;
+    AGRS = 52, 8, ArgumentLoad, Real, Single, None, false;
+    AGRD = 53, 8, ArgumentLoad, Real, Double, None, false;
+    AGIS = 54, 8, ArgumentLoad, Integer, Single, None, false;
+    ARR1 = 55, 9, ArrayReference1, None, None, None, false;
+    ARR2 = 56, 9, ArrayReference2, None, None, None, false;
+    ARR3 = 57, 9, ArrayReference3, None, None, None, false;
+    IADD = 58, 9, IndexAdd, Integer, Single, None, false;
+    GOTO = 59, 10, Goto, None, None, None, false;
+    GCOM = 60, 10, ComputedGoto, None, None, None, false;
+    LOIN = 61, 10, LoopInitStep1, None, None, None, false;
+    LOOV = 62, 10, LoopIterationStep1, None, None, None, false;
+    LOIX = 63, 10, LoopInitStepN, None, None, None, false;
+    LOOX = 64, 10, LoopIterationStepN, None, None, None, false;
+    EXPS = 65, 11, Exp, Real, Single, Local, false;
+    LOGS = 66, 11, Log, Real, Single, Local, false;
+    SINS = 67, 11, Sin, Real, Single, Local, false;
+    TANS = 68, 11, Tan, Real, Single, Local, false;
+    SQRS = 69, 11, Sqrt, Real, Single, Local, false;
+    EXPD = 70, 12, Exp, Real, Double, Local, false;
+    LOGD = 71, 12, Log, Real, Double, Local, false;
+    SIND = 72, 12, Sin, Real, Double, Local, false;
+    TAND = 73, 12, Tan, Real, Double, Local, false;
+    SQRD = 74, 12, Sqrt, Real, Double, Local, false;
+    ARR4 = 75, 9, ArrayReference4, None, None, None, true;
+    ARRN = 76, 9, ArrayReferenceN, None, None, None, true;
+}
+
+/// Number of measured parameters (seed 004 table 4.11).
+pub const MEASURED_COUNT: usize = 74;
+
+impl Param {
+    pub fn mnemonic(self) -> &'static str {
+        self.def().mnemonic
+    }
+
+    /// The 74 measured parameters, without the derived ones.
+    pub fn measured() -> impl Iterator<Item = Param> {
+        Param::ALL.iter().copied().filter(|p| !p.def().derived)
+    }
+
+    /// Look a parameter up by mnemonic, case-insensitively.
+    pub fn from_mnemonic(s: &str) -> Option<Param> {
+        let up = s.trim().to_ascii_uppercase();
+        Param::ALL.iter().copied().find(|p| p.mnemonic() == up)
+    }
+
+    /// The parameter for an operation with the given type, precision and storage, if the
+    /// catalogue has one.
+    pub fn lookup(op: Operation, dt: DataType, prec: Precision, st: StorageClass) -> Option<Param> {
+        Param::ALL.iter().copied().find(|p| {
+            let d = p.def();
+            d.operation == op && d.data_type == dt && d.precision == prec && d.storage == st
+        })
+    }
+}
+
+impl fmt::Display for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.mnemonic())
+    }
+}
+
+/// ARR4 and ARRN are linear extrapolations of ARR1..ARR3 (seed 004 section 4.2.4): each further
+/// dimension adds what the third added to the second. Returns the coefficients over
+/// (ARR1, ARR2, ARR3) for an array of `rank` dimensions.
+pub fn array_reference_coefficients(rank: usize) -> [f64; 3] {
+    match rank {
+        0 => [0.0, 0.0, 0.0],
+        1 => [1.0, 0.0, 0.0],
+        2 => [0.0, 1.0, 0.0],
+        3 => [0.0, 0.0, 1.0],
+        n => {
+            let extra = (n - 3) as f64;
+            [0.0, -extra, 1.0 + extra]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn catalogue_has_74_unique_measured_mnemonics_numbered_in_order() {
+        let measured: Vec<_> = Param::measured().collect();
+        assert_eq!(measured.len(), MEASURED_COUNT);
+        let names: HashSet<_> = measured.iter().map(|p| p.mnemonic()).collect();
+        assert_eq!(names.len(), 74);
+        for (i, p) in measured.iter().enumerate() {
+            assert_eq!(p.def().number as usize, i + 1, "{p}");
+            assert_eq!(p.def().param, *p);
+        }
+    }
+
+    #[test]
+    fn regions_match_table_4_11() {
+        let region_of = |m: &str| Param::from_mnemonic(m).unwrap().def().region.0;
+        let expect = [
+            ("SRSL", 1),
+            ("TRSL", 1),
+            ("SRDL", 2),
+            ("TRDL", 2),
+            ("SISL", 3),
+            ("TISL", 3),
+            ("SRSG", 4),
+            ("SRDG", 5),
+            ("SISG", 6),
+            ("TISG", 6),
+            ("ANDL", 7),
+            ("CISG", 7),
+            ("PROC", 8),
+            ("AGIS", 8),
+            ("ARR1", 9),
+            ("IADD", 9),
+            ("GOTO", 10),
+            ("LOOX", 10),
+            ("EXPS", 11),
+            ("SQRS", 11),
+            ("EXPD", 12),
+            ("SQRD", 12),
+        ];
+        for (m, r) in expect {
+            assert_eq!(region_of(m), r, "{m}");
+        }
+        // Regions 1-6 hold seven parameters each, in the same operation order.
+        for r in 1..=6u8 {
+            let ops: Vec<_> = Param::measured()
+                .filter(|p| p.def().region.0 == r)
+                .map(|p| p.def().operation)
+                .collect();
+            assert_eq!(ops.len(), 7);
+            assert_eq!(ops[0], Operation::Store);
+            assert_eq!(ops[6], Operation::MemoryTransfer);
+        }
+    }
+
+    #[test]
+    fn lookup_finds_by_attributes() {
+        assert_eq!(
+            Param::lookup(
+                Operation::Divide,
+                DataType::Real,
+                Precision::Double,
+                StorageClass::Global
+            ),
+            Some(Param::DRDG)
+        );
+        assert_eq!(Param::from_mnemonic("iadd"), Some(Param::IADD));
+        assert_eq!(Param::from_mnemonic("XYZW"), None);
+    }
+
+    #[test]
+    fn derived_array_coefficients_extrapolate_linearly() {
+        assert_eq!(array_reference_coefficients(3), [0.0, 0.0, 1.0]);
+        assert_eq!(array_reference_coefficients(4), [0.0, -1.0, 2.0]);
+        assert_eq!(array_reference_coefficients(6), [0.0, -3.0, 4.0]);
+    }
+}

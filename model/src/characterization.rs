@@ -1,0 +1,231 @@
+//! The Characterization file: a machine + compiler + flags as a vector of parameter costs
+//! (seed 004 section 4) with the X-Ray hardware section (seeds 002, 000).
+
+use crate::catalogue::Param;
+use crate::estimate::Estimate;
+use crate::files::Versioned;
+use crate::hardware::HardwareReport;
+use serde::{Deserialize, Serialize};
+
+/// The machine a characterization was made on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MachineInfo {
+    pub cpu_model: String,
+    pub cores: usize,
+    pub os: String,
+    pub hostname: String,
+    pub arch: String,
+}
+
+/// The compiler is part of the characterized system (seed 004 section 3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompilerInfo {
+    pub path: String,
+    pub version: String,
+    pub flags: Vec<String>,
+}
+
+impl CompilerInfo {
+    /// Short tag for file names: `gfortran-O0`.
+    pub fn tag(&self) -> String {
+        let name = std::path::Path::new(&self.path)
+            .file_name()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_else(|| self.path.clone());
+        let flags: String = self
+            .flags
+            .iter()
+            .map(|f| f.trim_start_matches('-').replace(['=', '/', ' '], "_"))
+            .collect::<Vec<_>>()
+            .join("_");
+        if flags.is_empty() {
+            name
+        } else {
+            format!("{name}-{flags}")
+        }
+    }
+}
+
+/// Which estimator turns a sample of observations into a measurement (seed 004 section 4.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Statistic {
+    #[default]
+    Mean,
+    Median,
+    Min,
+}
+
+/// How a parameter was isolated (seed 004 section 4.4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TestKind {
+    /// The body holds N occurrences of the operation and nothing else.
+    Direct,
+    /// The body holds other, already measured operations too, which are subtracted.
+    Composite,
+    /// Solved from two or more experiments that differ in the number of operations.
+    Indirect,
+    /// Not measured: computed from other parameters (ARR4, ARRN).
+    Derived,
+}
+
+/// Settings of the run that produced a characterization.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSettings {
+    /// Minimum duration of one observation, seconds (seed 004 figure 4.4, TMAX).
+    pub tmax_s: f64,
+    /// Observations per experiment (REPEAT).
+    pub repeat: usize,
+    pub statistic: Statistic,
+    pub quick: bool,
+}
+
+/// The timer and the overheads measured before the tests (seed 004 table 4.8).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimerInfo {
+    pub name: String,
+    pub resolution_ns: f64,
+    pub call_overhead_ns: f64,
+    /// Cost of one pass of the IF/GO TO test loop with an empty body, subtracted from every body.
+    pub loop_overhead: Estimate,
+}
+
+/// One measured (or derived) parameter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParameterResult {
+    pub mnemonic: Param,
+    pub number: u8,
+    pub estimate: Estimate,
+    pub test_kind: TestKind,
+    /// The experiments whose observations produced it.
+    pub experiments: Vec<String>,
+}
+
+impl ParameterResult {
+    /// The seed's "cannot be separated from zero" (printed as "1<" in its tables).
+    pub fn below_resolution(&self) -> bool {
+        !self.estimate.separable_from_zero()
+    }
+}
+
+/// The raw observations of one experiment, kept so an interrupted run can resume and so a
+/// result can be re-analysed with another statistic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExperimentRecord {
+    pub name: String,
+    /// Times the body ran per observation (LIMIT).
+    pub iterations: u64,
+    /// Seconds per observation, as the timer returned them.
+    pub observations_s: Vec<f64>,
+}
+
+/// A statement no test used, timed and predicted from the parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SelfCheck {
+    pub statement: String,
+    pub measured: Estimate,
+    pub predicted_ns: f64,
+    pub error_percent: f64,
+}
+
+/// A machine characterization (file format `opcost-characterization`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Characterization {
+    pub format: String,
+    pub format_version: u32,
+    /// False while a run is interrupted or in progress; `--resume` completes it.
+    pub complete: bool,
+    pub machine: MachineInfo,
+    pub compiler: CompilerInfo,
+    /// RFC 3339, UTC.
+    pub date: String,
+    pub settings: RunSettings,
+    pub timer: Option<TimerInfo>,
+    pub parameters: Vec<ParameterResult>,
+    pub experiments: Vec<ExperimentRecord>,
+    pub self_check: Vec<SelfCheck>,
+    pub xray: Option<HardwareReport>,
+    /// Wall time the characterization took, seconds.
+    pub wall_time_s: f64,
+}
+
+impl Versioned for Characterization {
+    const FORMAT: &'static str = "opcost-characterization";
+    const VERSION: u32 = 1;
+}
+
+impl Characterization {
+    pub fn new(
+        machine: MachineInfo,
+        compiler: CompilerInfo,
+        date: String,
+        settings: RunSettings,
+    ) -> Self {
+        Characterization {
+            format: Self::FORMAT.to_string(),
+            format_version: Self::VERSION,
+            complete: false,
+            machine,
+            compiler,
+            date,
+            settings,
+            timer: None,
+            parameters: Vec::new(),
+            experiments: Vec::new(),
+            self_check: Vec::new(),
+            xray: None,
+            wall_time_s: 0.0,
+        }
+    }
+
+    pub fn parameter(&self, p: Param) -> Option<&ParameterResult> {
+        self.parameters.iter().find(|r| r.mnemonic == p)
+    }
+
+    pub fn experiment(&self, name: &str) -> Option<&ExperimentRecord> {
+        self.experiments.iter().find(|e| e.name == name)
+    }
+
+    /// The parameter table as CSV (one row per parameter, units in the header).
+    pub fn parameters_csv(&self) -> Result<String, csv::Error> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "number",
+            "mnemonic",
+            "region",
+            "operation",
+            "mean_ns",
+            "std_dev_ns",
+            "ci_low_ns",
+            "ci_high_ns",
+            "ci_half_width_percent",
+            "observations",
+            "test_kind",
+            "below_resolution",
+        ])?;
+        for r in &self.parameters {
+            let d = r.mnemonic.def();
+            let kind = serde_json::to_value(r.test_kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            w.write_record([
+                d.number.to_string(),
+                d.mnemonic.to_string(),
+                d.region.0.to_string(),
+                d.description(),
+                format!("{:.4}", r.estimate.mean_ns),
+                format!("{:.4}", r.estimate.std_dev_ns),
+                format!("{:.4}", r.estimate.ci_low_ns),
+                format!("{:.4}", r.estimate.ci_high_ns),
+                format!("{:.2}", r.estimate.ci_half_width_percent()),
+                r.estimate.observations.to_string(),
+                kind,
+                r.below_resolution().to_string(),
+            ])?;
+        }
+        let bytes = w.into_inner().map_err(|e| e.into_error())?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}

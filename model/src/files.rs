@@ -1,0 +1,80 @@
+//! Versioned file formats. Every file opcost writes names its format and version; reading an
+//! older, newer or foreign file fails with an error that says which (shared/design.md, Files).
+
+use serde::de::DeserializeOwned;
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum FormatError {
+    #[error("not a JSON file: {0}")]
+    NotJson(String),
+    #[error("not an opcost {expected} file (it has no \"format\" field); was it written by another tool?")]
+    Untagged { expected: &'static str },
+    #[error("this is an opcost {found} file, but a {expected} file is needed here")]
+    Foreign {
+        expected: &'static str,
+        found: String,
+    },
+    #[error("{expected} format version {found} cannot be read by this opcost, which reads version {supported}; {hint}")]
+    Version {
+        expected: &'static str,
+        found: u64,
+        supported: u32,
+        hint: &'static str,
+    },
+    #[error("the {expected} file is damaged: {detail}")]
+    Damaged {
+        expected: &'static str,
+        detail: String,
+    },
+}
+
+/// A file schema with a name and a version.
+pub trait Versioned: DeserializeOwned {
+    /// The value of the `format` field.
+    const FORMAT: &'static str;
+    /// The value of the `format_version` field this build writes and reads.
+    const VERSION: u32;
+}
+
+/// Parse a versioned JSON document, checking its format and version before its fields.
+pub fn parse_versioned<T: Versioned>(text: &str) -> Result<T, FormatError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| FormatError::NotJson(e.to_string()))?;
+    let format = value
+        .get("format")
+        .and_then(|f| f.as_str())
+        .ok_or(FormatError::Untagged {
+            expected: T::FORMAT,
+        })?;
+    if format != T::FORMAT {
+        return Err(FormatError::Foreign {
+            expected: T::FORMAT,
+            found: format.to_string(),
+        });
+    }
+    let version = value
+        .get("format_version")
+        .and_then(|v| v.as_u64())
+        .ok_or(FormatError::Damaged {
+            expected: T::FORMAT,
+            detail: "missing format_version".into(),
+        })?;
+    if version != T::VERSION as u64 {
+        let hint = if version < T::VERSION as u64 {
+            "it was written by an older opcost: produce it again with this one"
+        } else {
+            "it was written by a newer opcost: upgrade this one"
+        };
+        return Err(FormatError::Version {
+            expected: T::FORMAT,
+            found: version,
+            supported: T::VERSION,
+            hint,
+        });
+    }
+    serde_json::from_value(value).map_err(|e| FormatError::Damaged {
+        expected: T::FORMAT,
+        detail: e.to_string(),
+    })
+}

@@ -1,0 +1,32 @@
+//! opcost's shared vocabulary. The analyzer and the characterizer meet only here
+//! (shared/design.md): the parameter catalogue of seed 004 table 4.11 ([`catalogue`]), the
+//! typed statement vocabulary ([`expr`]) and the counting rules both sides apply to it
+//! ([`rules`], [`intrinsics`]), and the versioned file schemas ([`Characterization`],
+//! [`ProgramStats`]). No I/O, no timing.
+//!
+//! ```
+//! use model::{expr::*, rules, Param};
+//! let x = Operand::local("X", Type::Real);
+//! let c = rules::count_assignment(&Expr::var(&x),
+//!     &Expr::arith(ArithOp::Add, Expr::var(&x), Expr::var(&x)));
+//! assert_eq!(c.get(Param::SRSL), 1);
+//! assert_eq!(c.get(Param::ARSL), 1);
+//! ```
+
+pub mod catalogue;
+pub mod characterization;
+pub mod counts;
+pub mod estimate;
+pub mod expr;
+pub mod files;
+pub mod hardware;
+pub mod intrinsics;
+pub mod program_stats;
+pub mod rules;
+
+pub use catalogue::{Param, ParamDef, Region};
+pub use characterization::Characterization;
+pub use counts::OpCounts;
+pub use estimate::Estimate;
+pub use files::{parse_versioned, FormatError, Versioned};
+pub use program_stats::ProgramStats;

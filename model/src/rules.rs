@@ -1,0 +1,470 @@
+//! The counting rules: how a statement turns into parameter counts. The analyzer counts
+//! programs with these functions and the characterizer counts its test bodies with them, so a
+//! parameter means the same on both sides (shared/design.md, "one set of rules").
+//!
+//! The rules (seed 004 sections 4.2 and 5; decisions where the seed is silent are marked *):
+//! 1. An assignment whose right side has no operator (a constant, a variable or an array
+//!    element) is one memory transfer T of the target's type. Otherwise it is one store S of
+//!    the target's type plus the operators of the right side. (seed 004 section 4.2.1)
+//! 2. An operation is global (…G) when any of its direct operands is a variable or array
+//!    element in COMMON; the store is global when the target is; a transfer is global when
+//!    either side is. Results of sub-expressions are temporaries, hence local.
+//! 3. Arithmetic takes the promoted type of its operands (integer < real < double)*; the
+//!    conversion itself is not counted*. Subtraction counts as addition.
+//! 4. `X ** I` (real base, integer exponent) is E…; `X ** Y` (real exponent) is X…; an integer
+//!    base to the literal 2 is EI…, to anything else XI….
+//! 5. Unary minus of a non-constant is one addition of its type*; unary plus is free; `.NOT.`,
+//!    `.EQV.` and `.NEQV.` count as AND*.
+//! 6. An array element whose subscripts are all compile-time constants is addressed at compile
+//!    time and costs no ARRn (seed 004 section 4.2.4); otherwise one ARRn by rank (ARR4, ARRN for
+//!    4 and more, derived). Integer + and - inside a subscript are IADD, not AIS… (seed 004
+//!    section 6.3); other subscript operators count as usual.
+//! 7. A relational operator is one compare C… of the promoted operand type; a condition costs
+//!    its operators only, so `IF (L)` on a bare logical is free* and ELSE, END IF, CONTINUE,
+//!    RETURN, STOP, PAUSE and END cost nothing.
+//! 8. A CALL or a reference to a user function is one PROC plus one AGRS/AGRD/AGIS per argument
+//!    (logical arguments count as AGIS*), plus the operators of argument expressions. A
+//!    function reference is an operator, so `X = F(Y)` is a store, not a transfer*.
+//! 9. Intrinsics: see [`crate::intrinsics`].
+//! 10. GO TO is GOTO; computed GO TO, assigned GO TO and the arithmetic IF are GCOM plus the
+//!     operators of their expression (seed 004 section 4.2.3); ASSIGN is an integer transfer*.
+//! 11. A DO statement costs LOIN once per entry and LOOV once per iteration when its step is
+//!     absent or the literal 1, LOIX and LOOX otherwise, plus the operators of its bounds.
+//!     DO WHILE costs its condition per test and one GOTO per iteration*.
+//! 12. Logical values are stored and transferred as integers (SIS…, TIS…)*.
+//! 13. Anything else (complex and character operations, I/O statements, type conversions,
+//!     intrinsics without a parameter) is counted as uncharacterized, by kind.
+
+use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
+use crate::counts::OpCounts;
+use crate::expr::{ArithOp, Expr, Operand, Type, UnaryOp};
+use crate::intrinsics::{self, IntrinsicRule};
+
+fn storage(global: bool) -> StorageClass {
+    if global {
+        StorageClass::Global
+    } else {
+        StorageClass::Local
+    }
+}
+
+/// The catalogue's (data type, precision) for a Fortran type, if it has parameters.
+fn type_class(t: Type) -> Option<(DataType, Precision)> {
+    match t {
+        Type::Integer | Type::Logical => Some((DataType::Integer, Precision::Single)),
+        Type::Real => Some((DataType::Real, Precision::Single)),
+        Type::Double => Some((DataType::Real, Precision::Double)),
+        Type::Complex | Type::Character => None,
+    }
+}
+
+fn type_word(t: Type) -> &'static str {
+    match t {
+        Type::Complex => "complex",
+        Type::Character => "character",
+        Type::Logical => "logical",
+        Type::Integer => "integer",
+        Type::Real => "real",
+        Type::Double => "double",
+    }
+}
+
+/// Add one operation `op` on type `t`; uncharacterized when the catalogue has no parameter.
+fn add_op(c: &mut OpCounts, op: Operation, t: Type, global: bool) {
+    let found = type_class(t).and_then(|(dt, prec)| Param::lookup(op, dt, prec, storage(global)));
+    match found {
+        Some(p) => c.add(p, 1),
+        None => c.add_uncharacterized(&format!("{} {}", type_word(t), op.label()), 1),
+    }
+}
+
+fn is_global_leaf(e: &Expr) -> bool {
+    e.operand().is_some_and(|o| o.global)
+}
+
+/// The ARRn parameter for an array of `rank` dimensions.
+pub fn array_param(rank: usize) -> Param {
+    match rank {
+        1 => Param::ARR1,
+        2 => Param::ARR2,
+        3 => Param::ARR3,
+        4 => Param::ARR4,
+        _ => Param::ARRN,
+    }
+}
+
+/// The argument-load parameter for an argument of type `t` (rule 8).
+pub fn argument_param(t: Type) -> Option<Param> {
+    match t {
+        Type::Real => Some(Param::AGRS),
+        Type::Double => Some(Param::AGRD),
+        Type::Integer | Type::Logical => Some(Param::AGIS),
+        Type::Complex | Type::Character => None,
+    }
+}
+
+/// The counts of evaluating an expression (rules 2-9).
+pub fn count_expr(e: &Expr) -> OpCounts {
+    let mut c = OpCounts::new();
+    expr_into(e, false, &mut c);
+    c
+}
+
+fn expr_into(e: &Expr, in_subscript: bool, c: &mut OpCounts) {
+    match e {
+        Expr::Constant { .. } | Expr::Variable(_) => {}
+        Expr::Element { array, subscripts } => element_into(array, subscripts, c),
+        Expr::Opaque { kind, parts, .. } => {
+            c.add_uncharacterized(kind, 1);
+            for p in parts {
+                expr_into(p, in_subscript, c);
+            }
+        }
+        Expr::Paren(inner) => expr_into(inner, in_subscript, c),
+        Expr::Unary { op, operand } => {
+            expr_into(operand, in_subscript, c);
+            match op {
+                UnaryOp::Plus => {}
+                UnaryOp::Neg if operand.is_constant() => {}
+                UnaryOp::Neg if in_subscript && operand.ty() == Type::Integer => {
+                    c.add(Param::IADD, 1)
+                }
+                UnaryOp::Neg => add_op(c, Operation::Add, operand.ty(), is_global_leaf(operand)),
+                UnaryOp::Not => logic_into(c, is_global_leaf(operand)),
+            }
+        }
+        Expr::Arith { op, lhs, rhs } => {
+            expr_into(lhs, in_subscript, c);
+            expr_into(rhs, in_subscript, c);
+            if e.is_constant() {
+                return; // folded by the compiler
+            }
+            let global = is_global_leaf(lhs) || is_global_leaf(rhs);
+            let t = Type::promote(lhs.ty(), rhs.ty());
+            match op {
+                ArithOp::Concat => c.add_uncharacterized("character concatenation", 1),
+                ArithOp::Add | ArithOp::Sub if in_subscript && t == Type::Integer => {
+                    c.add(Param::IADD, 1)
+                }
+                ArithOp::Add | ArithOp::Sub => add_op(c, Operation::Add, t, global),
+                ArithOp::Mul => add_op(c, Operation::Multiply, t, global),
+                ArithOp::Div => add_op(c, Operation::Divide, t, global),
+                ArithOp::Pow => {
+                    let power = match (lhs.ty(), rhs.ty()) {
+                        (Type::Integer, Type::Integer) => {
+                            let two = matches!(rhs.unparen(), Expr::Constant { text, .. } if text.trim() == "2");
+                            if two {
+                                Operation::PowerInteger
+                            } else {
+                                Operation::PowerGeneral
+                            }
+                        }
+                        (_, Type::Integer) => Operation::PowerInteger,
+                        _ => Operation::PowerGeneral,
+                    };
+                    add_op(c, power, t, global)
+                }
+            }
+        }
+        Expr::Compare { lhs, rhs, .. } => {
+            expr_into(lhs, in_subscript, c);
+            expr_into(rhs, in_subscript, c);
+            let global = is_global_leaf(lhs) || is_global_leaf(rhs);
+            add_op(c, Operation::Compare, Type::promote(lhs.ty(), rhs.ty()), global);
+        }
+        Expr::Logic { lhs, rhs, .. } => {
+            expr_into(lhs, in_subscript, c);
+            expr_into(rhs, in_subscript, c);
+            logic_into(c, is_global_leaf(lhs) || is_global_leaf(rhs));
+        }
+        Expr::Intrinsic { name, args } => {
+            for a in args {
+                expr_into(a, in_subscript, c);
+            }
+            intrinsic_into(name, args, e.ty(), c);
+        }
+        Expr::Call { args, .. } => {
+            c.add(Param::PROC, 1);
+            for a in args {
+                argument_into(a, c);
+            }
+        }
+    }
+}
+
+fn logic_into(c: &mut OpCounts, global: bool) {
+    c.add(if global { Param::ANDG } else { Param::ANDL }, 1);
+}
+
+fn element_into(array: &Operand, subscripts: &[Expr], c: &mut OpCounts) {
+    for s in subscripts {
+        expr_into(s, true, c);
+    }
+    if !subscripts.iter().all(Expr::is_constant) {
+        c.add(array_param(subscripts.len()), 1);
+    }
+    let _ = array;
+}
+
+fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
+    let arg_type = args.first().map(Expr::ty).unwrap_or(result);
+    let global = args.iter().any(is_global_leaf);
+    match intrinsics::lookup(name).map(|d| d.rule) {
+        Some(IntrinsicRule::Library(op)) => {
+            let p = match arg_type {
+                Type::Real => Param::lookup(op, DataType::Real, Precision::Single, StorageClass::Local),
+                Type::Double => Param::lookup(op, DataType::Real, Precision::Double, StorageClass::Local),
+                _ => None,
+            };
+            match p {
+                Some(p) => c.add(p, 1),
+                None => c.add_uncharacterized(
+                    &format!("intrinsic {} ({})", name.to_ascii_uppercase(), type_word(arg_type)),
+                    1,
+                ),
+            }
+        }
+        Some(IntrinsicRule::Arithmetic { op, per_extra_arg }) => {
+            let n = if per_extra_arg { args.len().saturating_sub(1).max(1) } else { 1 };
+            let t = args.iter().map(Expr::ty).reduce(Type::promote).unwrap_or(result);
+            for _ in 0..n {
+                add_op(c, op, t, global);
+            }
+        }
+        Some(IntrinsicRule::Uncharacterized) | None => {
+            c.add_uncharacterized(&format!("intrinsic {}", name.to_ascii_uppercase()), 1)
+        }
+    }
+}
+
+/// One actual argument of a CALL or function reference (rule 8).
+fn argument_into(a: &Expr, c: &mut OpCounts) {
+    expr_into(a, false, c);
+    let t = a.ty();
+    match argument_param(t) {
+        Some(p) => c.add(p, 1),
+        None => c.add_uncharacterized(&format!("{} argument", type_word(t)), 1),
+    }
+}
+
+/// Rule 1: `target = value`. `target` is a variable or an array element.
+pub fn count_assignment(target: &Expr, value: &Expr) -> OpCounts {
+    let mut c = OpCounts::new();
+    // Address computations of the target.
+    if let Expr::Element { array, subscripts } = target.unparen() {
+        element_into(array, subscripts, &mut c);
+    }
+    let t = target.ty();
+    let target_global = is_global_leaf(target);
+    let plain = matches!(
+        value.unparen(),
+        Expr::Constant { .. } | Expr::Variable(_) | Expr::Element { .. }
+    ) || value.is_constant();
+    if plain {
+        expr_into(value, false, &mut c);
+        let global = target_global || is_global_leaf(value);
+        match type_class(t) {
+            Some(_) => add_op(&mut c, Operation::MemoryTransfer, t, global),
+            None => c.add_uncharacterized(&format!("{} assignment", type_word(t)), 1),
+        }
+    } else {
+        expr_into(value, false, &mut c);
+        match type_class(t) {
+            Some(_) => add_op(&mut c, Operation::Store, t, target_global),
+            None => c.add_uncharacterized(&format!("{} assignment", type_word(t)), 1),
+        }
+    }
+    c
+}
+
+/// Rule 7: an IF, ELSE IF or DO WHILE condition.
+pub fn count_condition(cond: &Expr) -> OpCounts {
+    count_expr(cond)
+}
+
+/// Rule 8: `CALL name(args)`.
+pub fn count_call(args: &[Expr]) -> OpCounts {
+    let mut c = OpCounts::one(Param::PROC);
+    for a in args {
+        argument_into(a, &mut c);
+    }
+    c
+}
+
+/// Rule 10: unconditional GO TO.
+pub fn count_goto() -> OpCounts {
+    OpCounts::one(Param::GOTO)
+}
+
+/// Rule 10: computed GO TO (`index` is its integer expression), assigned GO TO (`None`) or
+/// arithmetic IF (`index` is the tested expression).
+pub fn count_multiway_branch(index: Option<&Expr>) -> OpCounts {
+    let mut c = index.map(count_expr).unwrap_or_default();
+    c.add(Param::GCOM, 1);
+    c
+}
+
+/// Rule 10: `ASSIGN label TO var`.
+pub fn count_assign_label(var: &Operand) -> OpCounts {
+    let mut c = OpCounts::new();
+    add_op(&mut c, Operation::MemoryTransfer, Type::Integer, var.global);
+    c
+}
+
+/// Whether a DO step counts as step one (rule 11): absent, or the literal 1.
+pub fn is_unit_step(step: Option<&Expr>) -> bool {
+    match step.map(Expr::unparen) {
+        None => true,
+        Some(Expr::Constant { text, ty: Type::Integer }) => text.trim() == "1",
+        _ => false,
+    }
+}
+
+/// Rule 11: entering a DO loop (once per execution of the DO statement).
+pub fn count_do_entry(unit_step: bool, bounds: &[&Expr]) -> OpCounts {
+    let mut c = OpCounts::one(if unit_step { Param::LOIN } else { Param::LOIX });
+    for b in bounds {
+        c += &count_expr(b);
+    }
+    c
+}
+
+/// Rule 11: one iteration of a DO loop.
+pub fn count_do_iteration(unit_step: bool) -> OpCounts {
+    OpCounts::one(if unit_step { Param::LOOV } else { Param::LOOX })
+}
+
+/// Rule 11: one iteration of a DO WHILE loop (the back jump; the condition is counted per test
+/// with [`count_condition`]).
+pub fn count_do_while_iteration() -> OpCounts {
+    count_goto()
+}
+
+/// Rule 13: an I/O statement (READ, WRITE, PRINT, OPEN, CLOSE, REWIND, INQUIRE, ...).
+pub fn count_io(keyword: &str) -> OpCounts {
+    let mut c = OpCounts::new();
+    c.add_uncharacterized(&format!("I/O statement {}", keyword.to_ascii_uppercase()), 1);
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{LogicOp, RelOp};
+
+    fn x() -> Operand {
+        Operand::local("X", Type::Real)
+    }
+    fn y() -> Operand {
+        Operand::local("Y", Type::Real)
+    }
+    fn g() -> Operand {
+        Operand::global("G", Type::Real)
+    }
+    fn i() -> Operand {
+        Operand::local("I", Type::Integer)
+    }
+    fn d() -> Operand {
+        Operand::local("D", Type::Double)
+    }
+
+    fn counts(pairs: &[(Param, u64)]) -> OpCounts {
+        let mut c = OpCounts::new();
+        for &(p, n) in pairs {
+            c.add(p, n);
+        }
+        c
+    }
+
+    #[test]
+    fn assignment_without_operator_is_a_transfer() {
+        let c = count_assignment(&Expr::var(&x()), &Expr::var(&y()));
+        assert_eq!(c, counts(&[(Param::TRSL, 1)]));
+        let c = count_assignment(&Expr::var(&x()), &Expr::var(&g()));
+        assert_eq!(c, counts(&[(Param::TRSG, 1)]));
+    }
+
+    #[test]
+    fn assignment_with_operators_is_store_plus_operators() {
+        let v = Expr::arith(ArithOp::Add, Expr::var(&y()), Expr::var(&g()));
+        let c = count_assignment(&Expr::var(&x()), &v);
+        assert_eq!(c, counts(&[(Param::SRSL, 1), (Param::ARSG, 1)]));
+        // Mixed mode promotes: I * D is a double multiplication.
+        let v = Expr::arith(ArithOp::Mul, Expr::var(&i()), Expr::var(&d()));
+        let c = count_assignment(&Expr::var(&d()), &v);
+        assert_eq!(c, counts(&[(Param::SRDL, 1), (Param::MRDL, 1)]));
+    }
+
+    #[test]
+    fn subscripts_count_iadd_and_array_rank() {
+        let a = Operand::local("A", Type::Real);
+        let sub = Expr::arith(ArithOp::Add, Expr::var(&i()), Expr::int(1));
+        let c = count_assignment(&Expr::var(&x()), &Expr::elem(&a, vec![sub, Expr::var(&i())]));
+        assert_eq!(c, counts(&[(Param::TRSL, 1), (Param::ARR2, 1), (Param::IADD, 1)]));
+        // Constant subscripts: no address arithmetic at run time.
+        let c = count_assignment(&Expr::var(&x()), &Expr::elem(&a, vec![Expr::int(3)]));
+        assert_eq!(c, counts(&[(Param::TRSL, 1)]));
+    }
+
+    #[test]
+    fn powers_follow_rule_4() {
+        let xi = Expr::arith(ArithOp::Pow, Expr::var(&x()), Expr::var(&i()));
+        assert_eq!(count_expr(&xi), counts(&[(Param::ERSL, 1)]));
+        let xy = Expr::arith(ArithOp::Pow, Expr::var(&x()), Expr::var(&y()));
+        assert_eq!(count_expr(&xy), counts(&[(Param::XRSL, 1)]));
+        let i2 = Expr::arith(ArithOp::Pow, Expr::var(&i()), Expr::int(2));
+        assert_eq!(count_expr(&i2), counts(&[(Param::EISL, 1)]));
+        let ij = Expr::arith(ArithOp::Pow, Expr::var(&i()), Expr::var(&i()));
+        assert_eq!(count_expr(&ij), counts(&[(Param::XISL, 1)]));
+    }
+
+    #[test]
+    fn conditions_calls_and_intrinsics() {
+        let cond = Expr::logic(
+            LogicOp::And,
+            Expr::compare(RelOp::Gt, Expr::var(&x()), Expr::var(&y())),
+            Expr::compare(RelOp::Eq, Expr::var(&i()), Expr::int(0)),
+        );
+        assert_eq!(
+            count_condition(&cond),
+            counts(&[(Param::CRSL, 1), (Param::CISL, 1), (Param::ANDL, 1)])
+        );
+        let c = count_call(&[Expr::var(&x()), Expr::var(&d()), Expr::var(&i())]);
+        assert_eq!(
+            c,
+            counts(&[(Param::PROC, 1), (Param::AGRS, 1), (Param::AGRD, 1), (Param::AGIS, 1)])
+        );
+        let s = Expr::intrinsic("DSQRT", vec![Expr::var(&d())]);
+        assert_eq!(count_expr(&s), counts(&[(Param::SQRD, 1)]));
+        let m = Expr::intrinsic("MAX", vec![Expr::var(&x()), Expr::var(&y()), Expr::var(&g())]);
+        assert_eq!(count_expr(&m), counts(&[(Param::CRSG, 2)]));
+        let conv = count_expr(&Expr::intrinsic("REAL", vec![Expr::var(&i())]));
+        assert_eq!(conv.uncharacterized["intrinsic REAL"], 1);
+    }
+
+    #[test]
+    fn loops_and_branches() {
+        assert!(is_unit_step(None));
+        assert!(is_unit_step(Some(&Expr::int(1))));
+        assert!(!is_unit_step(Some(&Expr::int(2))));
+        assert!(!is_unit_step(Some(&Expr::var(&i()))));
+        assert_eq!(count_do_entry(true, &[]), counts(&[(Param::LOIN, 1)]));
+        assert_eq!(count_do_iteration(false), counts(&[(Param::LOOX, 1)]));
+        assert_eq!(
+            count_multiway_branch(Some(&Expr::var(&i()))),
+            counts(&[(Param::GCOM, 1)])
+        );
+    }
+
+    #[test]
+    fn outside_the_catalogue_is_uncharacterized() {
+        let z = Operand::local("Z", Type::Complex);
+        let c = count_assignment(
+            &Expr::var(&z),
+            &Expr::arith(ArithOp::Mul, Expr::var(&z), Expr::var(&z)),
+        );
+        assert!(c.params.is_empty());
+        assert_eq!(c.total_uncharacterized(), 2);
+        assert_eq!(count_io("write").uncharacterized["I/O statement WRITE"], 1);
+    }
+}

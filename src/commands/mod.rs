@@ -1,0 +1,3 @@
+//! One module per subcommand: parse-level arguments in, crate calls, printed report out.
+
+pub mod characterize;

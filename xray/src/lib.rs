@@ -1,0 +1,1 @@
+//! X-Ray (seeds 002, 000): filled by issue 6.
