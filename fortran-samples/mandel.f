@@ -1,0 +1,52 @@
+C     MANDELBROT SET (SEED 004 SECTION 5.2.1, TABLE 5.2, FIGURE 6.2).
+C     FOR EACH POINT C OF A 200 BY 100 GRID OVER THE WINDOW
+C     [-2.0, 0.5] X [-1.25, 1.25] OF THE COMPLEX PLANE, ITERATE
+C     Z := Z*Z + C FROM Z = 0 UNTIL |Z| .GT. 2 OR MAXIT ITERATIONS.
+C     A POINT THAT REACHES MAXIT ITERATIONS IS COUNTED AS IN THE SET.
+C     SCALAR SINGLE PRECISION ARITHMETIC, COMPARES AND GO TO ONLY.
+C     THE GRID IS SWEPT NREP TIMES.
+C
+C     OUTPUT (THE ONLY OUTPUT), ONE LINE EACH:
+C       CHECKSUM MANDEL INSET <POINTS OF ONE SWEEP IN THE SET>
+C       CHECKSUM MANDEL ITERS <ITERATIONS OF ONE SWEEP>
+C
+      PROGRAM MANDEL
+      INTEGER NX, NY, MAXIT, NREP
+      PARAMETER (NX = 200, NY = 100, MAXIT = 100, NREP = 500)
+      REAL XMIN, XMAX, YMIN, YMAX
+      PARAMETER (XMIN = -2.0, XMAX = 0.5, YMIN = -1.25, YMAX = 1.25)
+      REAL DX, DY, CX, CY, ZR, ZI, ZR2, ZI2
+      INTEGER I, J, K, IREP, INSET, ITERS
+C
+      DX = (XMAX - XMIN) / REAL(NX)
+      DY = (YMAX - YMIN) / REAL(NY)
+      INSET = 0
+      ITERS = 0
+      DO 40 IREP = 1, NREP
+         INSET = 0
+         ITERS = 0
+         DO 30 J = 1, NY
+            CY = YMIN + REAL(J - 1) * DY
+            DO 20 I = 1, NX
+               CX = XMIN + REAL(I - 1) * DX
+               ZR = 0.0
+               ZI = 0.0
+               K = 0
+   10          ZR2 = ZR * ZR
+               ZI2 = ZI * ZI
+               IF (ZR2 + ZI2 .GT. 4.0) GO TO 15
+               ZI = 2.0 * ZR * ZI + CY
+               ZR = ZR2 - ZI2 + CX
+               K = K + 1
+               IF (K .LT. MAXIT) GO TO 10
+               INSET = INSET + 1
+   15          ITERS = ITERS + K
+   20       CONTINUE
+   30    CONTINUE
+   40 CONTINUE
+C
+      WRITE (*, 100) INSET
+      WRITE (*, 101) ITERS
+  100 FORMAT (' CHECKSUM MANDEL INSET ', I12)
+  101 FORMAT (' CHECKSUM MANDEL ITERS ', I12)
+      END
