@@ -1,1 +1,692 @@
-//! The system characterizer.
+//! The system characterizer (seed 004 sections 3-4): generates Fortran test programs shaped
+//! like the seed's figure 4.4, compiles them with the real compiler, runs them as real
+//! processes under a time limit, and turns the observations into the 74 parameters with 90 %
+//! confidence intervals.
+//!
+//! ```no_run
+//! use characterizer::{Options, run};
+//! use std::sync::atomic::AtomicBool;
+//! let compiler = harness::Compiler::find(None, &["-O0".to_string()]).unwrap();
+//! let mut result = characterizer::new_characterization(&compiler, &Options::quick());
+//! run(&compiler, &Options::quick(), &mut result, &AtomicBool::new(false), |_, _| {}).unwrap();
+//! ```
+
+pub mod experiments;
+pub mod fortran;
+pub mod stats;
+
+use experiments::{Experiment, Group, LOOP_EXPERIMENT};
+use harness::{CompileError, Compiler, RunError};
+use model::characterization::{
+    Characterization, ExperimentRecord, ParameterResult, RunSettings, SelfCheck, Statistic,
+    TestKind, TimerInfo,
+};
+use model::{Estimate, Param};
+use stats::{BodyTime, Measured};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum CharacterizeError {
+    #[error("the generated test for {what} does not compile:\n{error}")]
+    Compile { what: String, error: CompileError },
+    #[error("experiment {experiment} (for {params}) failed: {detail}")]
+    TestFailed {
+        experiment: String,
+        params: String,
+        detail: String,
+    },
+    #[error("experiment {experiment} (for {params}): {error}")]
+    Run {
+        experiment: String,
+        params: String,
+        error: RunError,
+    },
+    #[error("experiment {experiment} (for {params}) measured the wrong thing: an operand went to Inf, NaN or a denormal ({detail}); this is a bug in the test, please report it")]
+    RangeGuard {
+        experiment: String,
+        params: String,
+        detail: String,
+    },
+    #[error("interrupted after {done} of {total} experiments")]
+    Interrupted { done: usize, total: usize },
+    #[error("{0}")]
+    Solve(#[from] stats::SolveError),
+    #[error("cannot write generated tests to {path}: {error}")]
+    Io { path: String, error: std::io::Error },
+    #[error("unknown parameter {0}: see `opcost characterize --help` for the mnemonics")]
+    UnknownParameter(String),
+}
+
+/// Settings of a run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub tmax_s: f64,
+    pub repeat: usize,
+    pub statistic: Statistic,
+    pub quick: bool,
+    /// Measure only these parameters (and what they need).
+    pub only: Option<Vec<Param>>,
+    /// Skip the self-check.
+    pub no_self_check: bool,
+    /// Where generated sources and binaries are kept (`target/opcost` by default).
+    pub cache_dir: PathBuf,
+}
+
+impl Options {
+    /// The default: TMAX 0.04 s and 10 observations per experiment, the mean.
+    pub fn standard() -> Self {
+        Options {
+            tmax_s: 0.04,
+            repeat: 10,
+            statistic: Statistic::Mean,
+            quick: false,
+            only: None,
+            no_self_check: false,
+            cache_dir: PathBuf::from("target/opcost"),
+        }
+    }
+    /// For tests: short observations, few of them.
+    pub fn quick() -> Self {
+        Options {
+            tmax_s: 0.01,
+            repeat: 5,
+            quick: true,
+            ..Self::standard()
+        }
+    }
+    fn settings(&self) -> RunSettings {
+        RunSettings {
+            tmax_s: self.tmax_s,
+            repeat: self.repeat,
+            statistic: self.statistic,
+            quick: self.quick,
+        }
+    }
+}
+
+/// What a run reports as it goes.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// The plan: this many experiments to run (excluding those a resumed file already has).
+    Planned { total: usize },
+    Compiled { seconds: f64 },
+    Started { experiment: String },
+    /// An experiment finished; the characterization has been updated (save it now).
+    Finished { experiment: String },
+    SelfCheck { statement: String },
+}
+
+/// A fresh, incomplete characterization of this host and compiler.
+pub fn new_characterization(compiler: &Compiler, opts: &Options) -> Characterization {
+    Characterization::new(
+        harness::machine_info(),
+        compiler.info(),
+        now_rfc3339(),
+        opts.settings(),
+    )
+}
+
+fn now_rfc3339() -> String {
+    // Civil date from the Unix epoch (days-to-civil, H. Hinnant's algorithm).
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let days = secs.div_euclid(86400);
+    let rem = secs.rem_euclid(86400);
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The experiments and groups needed for `only` (all when None), in solving order.
+pub fn plan(only: Option<&[Param]>) -> (Vec<Experiment>, Vec<Group>) {
+    let (exps, groups) = experiments::catalogue();
+    let Some(only) = only else {
+        return (exps, groups);
+    };
+    // Close the wanted set over the parameters each solving group's experiments contain.
+    let mut wanted: BTreeSet<Param> = only
+        .iter()
+        .flat_map(|p| derived_sources(*p))
+        .collect();
+    loop {
+        let before = wanted.len();
+        for g in &groups {
+            if g.unknowns.iter().any(|u| wanted.contains(u)) {
+                for name in &g.experiments {
+                    let e = exps.iter().find(|e| &e.name == name).expect("group experiment");
+                    wanted.extend(e.counts().params.keys().copied());
+                }
+            }
+        }
+        if wanted.len() == before {
+            break;
+        }
+    }
+    let groups: Vec<Group> = groups
+        .into_iter()
+        .filter(|g| g.unknowns.iter().any(|u| wanted.contains(u)))
+        .collect();
+    let names: BTreeSet<&String> = groups.iter().flat_map(|g| &g.experiments).collect();
+    let exps = exps
+        .into_iter()
+        .filter(|e| e.name == LOOP_EXPERIMENT || names.contains(&e.name))
+        .collect();
+    (exps, groups)
+}
+
+/// ARR4 and ARRN come from ARR1-ARR3.
+fn derived_sources(p: Param) -> Vec<Param> {
+    match p {
+        Param::ARR4 | Param::ARRN => vec![Param::ARR1, Param::ARR2, Param::ARR3],
+        p => vec![p],
+    }
+}
+
+/// Parse a `--only` list of mnemonics.
+pub fn parse_only(list: &str) -> Result<Vec<Param>, CharacterizeError> {
+    list.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| Param::from_mnemonic(s).ok_or_else(|| CharacterizeError::UnknownParameter(s.trim().to_string())))
+        .collect()
+}
+
+fn params_of(e: &Experiment, groups: &[Group]) -> String {
+    let ps: Vec<String> = groups
+        .iter()
+        .filter(|g| g.experiments.contains(&e.name))
+        .flat_map(|g| g.unknowns.iter().map(|p| p.to_string()))
+        .collect();
+    if ps.is_empty() {
+        if e.name == LOOP_EXPERIMENT {
+            "loop-control overhead".into()
+        } else {
+            "self-check".into()
+        }
+    } else {
+        ps.join(", ")
+    }
+}
+
+/// A compiled test program.
+struct Built {
+    exe: PathBuf,
+    experiments: Vec<Experiment>,
+}
+
+fn build(compiler: &Compiler, opts: &Options, experiments: Vec<Experiment>, groups: &[Group]) -> Result<Built, CharacterizeError> {
+    let program = fortran::generate(&experiments);
+    let machine = harness::machine_slug(&harness::machine_info());
+    let root = std::env::current_dir()
+        .map(|d| d.join(&opts.cache_dir))
+        .unwrap_or_else(|_| opts.cache_dir.clone());
+    let dir = root.join(machine).join(compiler.info().tag());
+    let io = |path: &Path| {
+        let p = path.display().to_string();
+        move |error| CharacterizeError::Io { path: p, error }
+    };
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let tests = dir.join("opcost_tests.f");
+    let support = dir.join("opcost_support.f");
+    let exe = dir.join("opcost_tests");
+    let stamp = dir.join("build.stamp");
+    let key = format!(
+        "{}\n{:?}\n{}\n{}",
+        compiler.version, compiler.flags, program.tests_source, program.support_source
+    );
+    let fresh = std::fs::read_to_string(&stamp).map(|s| s == key).unwrap_or(false) && exe.exists();
+    if !fresh {
+        std::fs::write(&tests, &program.tests_source).map_err(io(&tests))?;
+        std::fs::write(&support, &program.support_source).map_err(io(&support))?;
+        let support_obj = dir.join("opcost_support.o");
+        let tests_obj = dir.join("opcost_tests.o");
+        compiler
+            .compile_object(&support, &support_obj, &[])
+            .map_err(|error| CharacterizeError::Compile {
+                what: "the support routines".into(),
+                error,
+            })?;
+        compiler
+            .compile_object(&tests, &tests_obj, &[])
+            .map_err(|source| {
+                // Name the experiment whose subroutine the compiler complained about.
+                let what = source
+                    .stderr
+                    .lines()
+                    .find_map(|l| {
+                        let rest = l.split("opcost_tests.f:").nth(1)?;
+                        rest.split(':').next()?.parse::<usize>().ok()
+                    })
+                    .and_then(|line| program.experiment_at_line(line))
+                    .map(|i| {
+                        let e = &experiments[i];
+                        format!("{} (experiment {})", params_of(e, groups), e.name)
+                    })
+                    .unwrap_or_else(|| "the test driver".into());
+                CharacterizeError::Compile { what, error: source }
+            })?;
+        compiler
+            .build(&[tests_obj, support_obj], &exe, &[])
+            .map_err(|error| CharacterizeError::Compile {
+                what: "the linked test program".into(),
+                error,
+            })?;
+        std::fs::write(&stamp, key).map_err(io(&stamp))?;
+    }
+    Ok(Built { exe, experiments })
+}
+
+/// Run the program for experiment `index` (0 = clock test) and return its output lines.
+fn run_one(
+    built: &Built,
+    index: usize,
+    opts: &Options,
+    cancel: &AtomicBool,
+    limit: Duration,
+) -> Result<String, RunError> {
+    let input = format!("{} {} {} 1000\n", index, opts.tmax_s, opts.repeat);
+    let out = harness::run_streaming(
+        &mut Command::new(&built.exe),
+        limit,
+        Some(input.into_bytes()),
+        Some(cancel),
+        |_| {},
+    )?;
+    if !out.success() {
+        return Ok(format!("FAILED {}\n{}\n{}", out.status, out.stdout, out.stderr));
+    }
+    Ok(out.stdout)
+}
+
+/// Per-pass body times of the experiments recorded so far (loop overhead subtracted).
+fn body_times(result: &Characterization, built: &[Experiment]) -> BTreeMap<String, Measured> {
+    let stat = result.settings.statistic;
+    let clock_overhead = result.timer.as_ref().map(|t| t.call_overhead_ns).unwrap_or(0.0);
+    let per_pass = |r: &ExperimentRecord| -> Vec<f64> {
+        r.observations_s
+            .iter()
+            .map(|s| (s * 1e9 - clock_overhead) / r.iterations as f64)
+            .collect()
+    };
+    let mut out = BTreeMap::new();
+    let Some(loop_rec) = result.experiment(LOOP_EXPERIMENT) else {
+        return out;
+    };
+    let lp = stats::summarize(&per_pass(loop_rec), stat);
+    for r in &result.experiments {
+        if !built.iter().any(|e| e.name == r.name) && r.name != LOOP_EXPERIMENT {
+            continue;
+        }
+        let m = stats::summarize(&per_pass(r), stat);
+        let body = if r.name == LOOP_EXPERIMENT {
+            m
+        } else {
+            Measured {
+                value: m.value - lp.value,
+                std_error: (m.std_error.powi(2) + lp.std_error.powi(2)).sqrt(),
+                n: m.n,
+            }
+        };
+        out.insert(r.name.clone(), body);
+    }
+    out
+}
+
+/// Recompute every parameter whose experiments are all recorded (seed 004 section 4.5).
+pub fn solve_parameters(result: &mut Characterization) -> Result<(), CharacterizeError> {
+    let (exps, groups) = experiments::catalogue();
+    let bodies = body_times(result, &exps);
+    if let (Some(lp), Some(timer)) = (bodies.get(LOOP_EXPERIMENT), result.timer.as_mut()) {
+        timer.loop_overhead = stats::to_estimate(*lp);
+    }
+    let mut known: BTreeMap<Param, Measured> = BTreeMap::new();
+    let mut params = Vec::new();
+    for g in &groups {
+        if !g.experiments.iter().all(|n| bodies.contains_key(n)) {
+            continue;
+        }
+        let needed_known = g.experiments.iter().all(|n| {
+            let e = exps.iter().find(|e| &e.name == n).expect("experiment");
+            e.counts()
+                .params
+                .keys()
+                .all(|p| g.unknowns.contains(p) || known.contains_key(p))
+        });
+        if !needed_known {
+            continue;
+        }
+        let counts: Vec<_> = g
+            .experiments
+            .iter()
+            .map(|n| exps.iter().find(|e| &e.name == n).expect("experiment").counts())
+            .collect();
+        let body_list: Vec<BodyTime> = g
+            .experiments
+            .iter()
+            .zip(&counts)
+            .map(|(n, c)| BodyTime {
+                name: n,
+                counts: c,
+                body: bodies[n],
+            })
+            .collect();
+        let (values, kind) = stats::solve(&g.unknowns, &body_list, &known)?;
+        for (p, m) in g.unknowns.iter().zip(values) {
+            known.insert(*p, m);
+            params.push(ParameterResult {
+                mnemonic: *p,
+                number: p.def().number,
+                estimate: stats::to_estimate(m),
+                test_kind: kind,
+                experiments: g.experiments.clone(),
+            });
+        }
+    }
+    // Derived: ARR4 and ARRN extrapolate ARR1..ARR3 (seed 004 section 4.2.4).
+    if let (Some(a1), Some(a2), Some(a3)) = (
+        known.get(&Param::ARR1),
+        known.get(&Param::ARR2),
+        known.get(&Param::ARR3),
+    ) {
+        for (p, rank) in [(Param::ARR4, 4), (Param::ARRN, 5)] {
+            let c = model::catalogue::array_reference_coefficients(rank);
+            let value = c[0] * a1.value + c[1] * a2.value + c[2] * a3.value;
+            let var = (c[0] * a1.std_error).powi(2)
+                + (c[1] * a2.std_error).powi(2)
+                + (c[2] * a3.std_error).powi(2);
+            params.push(ParameterResult {
+                mnemonic: p,
+                number: p.def().number,
+                estimate: stats::to_estimate(Measured {
+                    value,
+                    std_error: var.sqrt(),
+                    n: a1.n.min(a2.n).min(a3.n),
+                }),
+                test_kind: TestKind::Derived,
+                experiments: vec!["ARR1".into(), "ARR2".into(), "ARR3".into()],
+            });
+        }
+    }
+    params.sort_by_key(|r| r.number);
+    result.parameters = params;
+    Ok(())
+}
+
+fn parse_observations(
+    e: &Experiment,
+    params: &str,
+    out: &str,
+) -> Result<ExperimentRecord, CharacterizeError> {
+    if let Some(rest) = out.strip_prefix("FAILED ") {
+        return Err(CharacterizeError::TestFailed {
+            experiment: e.name.clone(),
+            params: params.to_string(),
+            detail: rest.trim().to_string(),
+        });
+    }
+    if let Some(g) = out.lines().find(|l| l.trim_start().starts_with("GUARD")) {
+        return Err(CharacterizeError::RangeGuard {
+            experiment: e.name.clone(),
+            params: params.to_string(),
+            detail: g.trim().to_string(),
+        });
+    }
+    let mut limit = 0u64;
+    let mut obs = Vec::new();
+    for l in out.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.first() == Some(&"OBS") && f.len() == 3 {
+            let (Ok(n), Ok(s)) = (f[1].parse::<u64>(), f[2].parse::<f64>()) else {
+                continue;
+            };
+            limit = n;
+            obs.push(s);
+        }
+    }
+    if obs.is_empty() || limit == 0 {
+        return Err(CharacterizeError::TestFailed {
+            experiment: e.name.clone(),
+            params: params.to_string(),
+            detail: format!("no observations in its output:\n{out}"),
+        });
+    }
+    Ok(ExperimentRecord {
+        name: e.name.clone(),
+        iterations: limit,
+        observations_s: obs,
+    })
+}
+
+/// Run (or resume) a characterization into `result`. `on_event` is called after each step
+/// with the updated result, so the caller can save it: an interrupted run keeps what it measured.
+pub fn run(
+    compiler: &Compiler,
+    opts: &Options,
+    result: &mut Characterization,
+    cancel: &AtomicBool,
+    mut on_event: impl FnMut(Event, &Characterization),
+) -> Result<(), CharacterizeError> {
+    let start = Instant::now();
+    let already = result.wall_time_s;
+    let (mut exps, groups) = plan(opts.only.as_deref());
+    let checks = if opts.no_self_check {
+        Vec::new()
+    } else {
+        experiments::self_checks()
+    };
+    let n_tests = exps.len();
+    exps.extend(checks.iter().cloned());
+    let t0 = Instant::now();
+    let built = build(compiler, opts, exps, &groups)?;
+    on_event(
+        Event::Compiled {
+            seconds: t0.elapsed().as_secs_f64(),
+        },
+        result,
+    );
+    // One observation should last about TMAX; allow calibration and a slow machine.
+    let limit = Duration::from_secs_f64(10.0 + (opts.repeat as f64 + 8.0) * opts.tmax_s * 20.0);
+    let todo: Vec<usize> = (0..n_tests)
+        .filter(|&i| result.experiment(&built.experiments[i].name).is_none())
+        .collect();
+    let total = todo.len() + checks.len();
+    on_event(Event::Planned { total }, result);
+
+    if result.timer.is_none() {
+        let out = run_one(&built, 0, opts, cancel, limit).map_err(|source| CharacterizeError::Run {
+            experiment: "CLOCK".into(),
+            params: "clock resolution".into(),
+            error: source,
+        })?;
+        let clock = out
+            .lines()
+            .find_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f.first() == Some(&"CLOCK") && f.len() == 3)
+                    .then(|| Some((f[1].parse::<f64>().ok()?, f[2].parse::<f64>().ok()?)))
+                    .flatten()
+            })
+            .ok_or_else(|| CharacterizeError::TestFailed {
+                experiment: "CLOCK".into(),
+                params: "clock resolution".into(),
+                detail: format!("unexpected output:\n{out}"),
+            })?;
+        result.timer = Some(TimerInfo {
+            name: "CPU_TIME (process CPU time)".into(),
+            resolution_ns: clock.0 * 1e9,
+            call_overhead_ns: clock.1 * 1e9,
+            loop_overhead: Estimate {
+                mean_ns: f64::NAN,
+                std_dev_ns: f64::NAN,
+                ci_low_ns: f64::NAN,
+                ci_high_ns: f64::NAN,
+                observations: 0,
+            },
+        });
+    }
+
+    let mut done = 0;
+    for &i in &todo {
+        if cancel.load(Ordering::SeqCst) {
+            return Err(CharacterizeError::Interrupted { done, total });
+        }
+        let e = &built.experiments[i];
+        let params = params_of(e, &groups);
+        on_event(
+            Event::Started {
+                experiment: e.name.clone(),
+            },
+            result,
+        );
+        let out = match run_one(&built, i + 1, opts, cancel, limit) {
+            Err(RunError::Cancelled { .. }) => {
+                return Err(CharacterizeError::Interrupted { done, total })
+            }
+            Err(source) => {
+                return Err(CharacterizeError::Run {
+                    experiment: e.name.clone(),
+                    params,
+                    error: source,
+                })
+            }
+            Ok(o) => o,
+        };
+        if cancel.load(Ordering::SeqCst) {
+            return Err(CharacterizeError::Interrupted { done, total });
+        }
+        let record = parse_observations(e, &params, &out)?;
+        result.experiments.push(record);
+        solve_parameters(result)?;
+        result.wall_time_s = already + start.elapsed().as_secs_f64();
+        done += 1;
+        on_event(
+            Event::Finished {
+                experiment: e.name.clone(),
+            },
+            result,
+        );
+    }
+    solve_parameters(result)?;
+
+    // Self-check: statements no test used, measured vs predicted (issue 2).
+    let known: BTreeMap<Param, f64> = result
+        .parameters
+        .iter()
+        .map(|r| (r.mnemonic, r.estimate.mean_ns))
+        .collect();
+    result.self_check.clear();
+    for (j, e) in checks.iter().enumerate() {
+        if cancel.load(Ordering::SeqCst) {
+            return Err(CharacterizeError::Interrupted { done, total });
+        }
+        let counts = e.counts();
+        if !counts.params.keys().all(|p| known.contains_key(p)) {
+            continue;
+        }
+        on_event(
+            Event::SelfCheck {
+                statement: e.purpose.clone(),
+            },
+            result,
+        );
+        let index = n_tests + j;
+        let out = run_one(&built, index + 1, opts, cancel, limit).map_err(|source| CharacterizeError::Run {
+            experiment: e.name.clone(),
+            params: "self-check".into(),
+            error: source,
+        })?;
+        let record = parse_observations(e, "self-check", &out)?;
+        let overhead = result.timer.as_ref().map(|t| t.call_overhead_ns).unwrap_or(0.0);
+        let lp = result.timer.as_ref().map(|t| t.loop_overhead).expect("timer measured");
+        let per_pass: Vec<f64> = record
+            .observations_s
+            .iter()
+            .map(|s| (s * 1e9 - overhead) / record.iterations as f64 - lp.mean_ns)
+            .collect();
+        let m = stats::summarize(&per_pass, result.settings.statistic);
+        let measured = stats::to_estimate(Measured {
+            value: m.value,
+            std_error: (m.std_error.powi(2) + lp.std_dev_ns.powi(2)).sqrt(),
+            n: m.n,
+        });
+        let predicted: f64 = counts.params.iter().map(|(p, &n)| n as f64 * known[p]).sum();
+        let statements = e.body.len() as f64;
+        result.self_check.push(SelfCheck {
+            statement: e.purpose.clone(),
+            measured: Estimate {
+                mean_ns: measured.mean_ns / statements,
+                std_dev_ns: measured.std_dev_ns / statements,
+                ci_low_ns: measured.ci_low_ns / statements,
+                ci_high_ns: measured.ci_high_ns / statements,
+                observations: measured.observations,
+            },
+            predicted_ns: predicted / statements,
+            error_percent: 100.0 * (predicted - measured.mean_ns) / measured.mean_ns,
+        });
+        done += 1;
+        result.wall_time_s = already + start.elapsed().as_secs_f64();
+        on_event(
+            Event::Finished {
+                experiment: e.name.clone(),
+            },
+            result,
+        );
+    }
+    result.complete = true;
+    result.wall_time_s = already + start.elapsed().as_secs_f64();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_closes_over_what_the_tests_need() {
+        let (exps, groups) = plan(Some(&[Param::DRSL]));
+        let solved: BTreeSet<Param> = groups.iter().flat_map(|g| g.unknowns.clone()).collect();
+        // DRSL's body has stores, which come from the add experiments.
+        assert!(solved.contains(&Param::DRSL));
+        assert!(solved.contains(&Param::SRSL));
+        assert!(!solved.contains(&Param::DRDL));
+        assert!(exps.iter().any(|e| e.name == LOOP_EXPERIMENT));
+        let (_, g) = plan(Some(&[Param::ARR4]));
+        assert!(g.iter().any(|g| g.unknowns.contains(&Param::ARR3)));
+    }
+
+    #[test]
+    fn only_rejects_unknown_mnemonics() {
+        assert!(parse_only("ARSL, drsl").is_ok());
+        assert!(matches!(
+            parse_only("ARSL,NOPE"),
+            Err(CharacterizeError::UnknownParameter(s)) if s == "NOPE"
+        ));
+    }
+
+    #[test]
+    fn dates_are_rfc3339() {
+        let d = now_rfc3339();
+        assert_eq!(d.len(), 20);
+        assert!(d.starts_with("20"));
+        assert!(d.ends_with('Z'));
+    }
+}

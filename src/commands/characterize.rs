@@ -1,8 +1,359 @@
-//! `opcost characterize` (issue 2, in progress).
+//! `opcost characterize`: measure this machine's parameters (seed 004 section 4).
+
+use anyhow::{bail, Context, Result};
+use characterizer::{CharacterizeError, Event, Options};
+use harness::Compiler;
+use model::characterization::{Characterization, Statistic, TestKind};
+use model::{parse_versioned, Param, Region};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:
+  opcost characterize                       # full run, gfortran -O0, into results/
+  opcost characterize --quick --out /tmp/q.json
+  opcost characterize --flags \"-O1\"
+  opcost characterize --only ARSL,DRSL,SIND --repeat 20
+  opcost characterize --resume results/<machine>--gfortran-O0.json
 
-pub fn run(_a: Args) -> anyhow::Result<()> {
-    anyhow::bail!("characterize is being built")
+An interrupted run (Ctrl-C, kill) keeps every finished experiment in its file, marked
+incomplete; --resume completes it.")]
+pub struct Args {
+    /// Short observations and few of them (TMAX 0.01 s, 5 observations): for tests and a first look
+    #[arg(long)]
+    quick: bool,
+    /// Fortran compiler to characterize (part of the system)
+    #[arg(long, value_name = "PATH", default_value = "gfortran")]
+    compiler: String,
+    /// Compiler flags (part of the system)
+    #[arg(long, value_name = "FLAGS", default_value = "-O0", allow_hyphen_values = true)]
+    flags: String,
+    /// Minimum duration of one observation in seconds (seed TMAX) [default: 0.04, quick 0.01]
+    #[arg(long, value_name = "S")]
+    tmax: Option<f64>,
+    /// Observations per experiment (seed REPEAT) [default: 10, quick 5]
+    #[arg(long, value_name = "N")]
+    repeat: Option<usize>,
+    /// Estimator over the observations
+    #[arg(long, value_enum, default_value = "mean")]
+    statistic: StatisticArg,
+    /// Measure only these parameters (comma-separated mnemonics) and what they depend on
+    #[arg(long, value_name = "MNEMONIC,...")]
+    only: Option<String>,
+    /// Result file [default: results/<machine>--<compiler-flags>.json]
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also write the parameter table as CSV ("-" for stdout)
+    #[arg(long, value_name = "FILE")]
+    export_csv: Option<String>,
+    /// Complete an interrupted characterization (its settings and compiler are reused)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tmax", "repeat", "only"])]
+    resume: Option<PathBuf>,
+    /// Skip the self-check of statements no test used
+    #[arg(long)]
+    no_self_check: bool,
+    /// Directory for generated sources and binaries
+    #[arg(long, value_name = "DIR", default_value = "target/opcost")]
+    cache_dir: PathBuf,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum StatisticArg {
+    Mean,
+    Median,
+    Min,
+}
+
+impl From<StatisticArg> for Statistic {
+    fn from(s: StatisticArg) -> Self {
+        match s {
+            StatisticArg::Mean => Statistic::Mean,
+            StatisticArg::Median => Statistic::Median,
+            StatisticArg::Min => Statistic::Min,
+        }
+    }
+}
+
+/// Read a characterization file, with a clear error for a foreign, damaged or old one.
+pub fn load(path: &Path) -> Result<Characterization> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read characterization {}", path.display()))?;
+    parse_versioned::<Characterization>(&text).with_context(|| format!("{}", path.display()))
+}
+
+pub fn save(path: &Path, c: &Characterization) -> Result<()> {
+    let json = serde_json::to_vec_pretty(c)?;
+    harness::write_atomic(path, &json).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn default_out(c: &Characterization, quick: bool) -> PathBuf {
+    let name = format!(
+        "{}--{}{}.json",
+        harness::machine_slug(&c.machine),
+        c.compiler.tag(),
+        if quick { ".quick" } else { "" }
+    );
+    PathBuf::from("results").join(name)
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let (compiler, opts, mut result, out) = if let Some(path) = &a.resume {
+        let prev = load(path)?;
+        if prev.complete {
+            bail!(
+                "{} is already complete; nothing to resume (run characterize again for a new one)",
+                path.display()
+            );
+        }
+        let compiler = Compiler::find(Some(&prev.compiler.path), &prev.compiler.flags)?;
+        if compiler.version != prev.compiler.version {
+            bail!(
+                "{} was measured with `{}`, but {} is now `{}`; start a new characterization",
+                path.display(),
+                prev.compiler.version,
+                prev.compiler.path,
+                compiler.version
+            );
+        }
+        let opts = Options {
+            tmax_s: prev.settings.tmax_s,
+            repeat: prev.settings.repeat,
+            statistic: prev.settings.statistic,
+            quick: prev.settings.quick,
+            only: None,
+            no_self_check: a.no_self_check,
+            cache_dir: a.cache_dir.clone(),
+        };
+        eprintln!(
+            "resuming {}: {} experiments already measured",
+            path.display(),
+            prev.experiments.len()
+        );
+        (compiler, opts, prev, path.clone())
+    } else {
+        let flags = Compiler::split_flags(&a.flags);
+        let compiler = Compiler::find(Some(&a.compiler), &flags)?;
+        let base = if a.quick {
+            Options::quick()
+        } else {
+            Options::standard()
+        };
+        let opts = Options {
+            tmax_s: a.tmax.unwrap_or(base.tmax_s),
+            repeat: a.repeat.unwrap_or(base.repeat),
+            statistic: a.statistic.into(),
+            only: a.only.as_deref().map(characterizer::parse_only).transpose()?,
+            no_self_check: a.no_self_check,
+            cache_dir: a.cache_dir.clone(),
+            ..base
+        };
+        if opts.repeat < 2 {
+            bail!("--repeat must be at least 2 to give a confidence interval");
+        }
+        if !(opts.tmax_s > 0.0 && opts.tmax_s <= 60.0) {
+            bail!("--tmax must be between 0 and 60 seconds");
+        }
+        let result = characterizer::new_characterization(&compiler, &opts);
+        let out = a.out.clone().unwrap_or_else(|| default_out(&result, a.quick));
+        (compiler, opts, result, out)
+    };
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let cancel = cancel.clone();
+        // Ctrl-C and kill: stop after saving what was measured.
+        let _ = ctrlc::set_handler(move || cancel.store(true, Ordering::SeqCst));
+    }
+    eprintln!(
+        "characterizing {} with {} {} (TMAX {} s, {} observations, {:?})",
+        result.machine.cpu_model,
+        compiler.path.display(),
+        compiler.flags.join(" "),
+        opts.tmax_s,
+        opts.repeat,
+        opts.statistic
+    );
+    let bar = crate::commands::progress_bar();
+    let mut save_error = None;
+    let outcome = characterizer::run(&compiler, &opts, &mut result, &cancel, |ev, c| match ev {
+        Event::Compiled { seconds } => bar.println(format!("compiled the tests in {seconds:.1} s")),
+        Event::Planned { total } => bar.set_length(total as u64),
+        Event::Started { experiment } => bar.set_message(experiment),
+        Event::SelfCheck { statement } => bar.set_message(format!("self-check: {statement}")),
+        Event::Finished { .. } => {
+            bar.inc(1);
+            if let Err(e) = save(&out, c) {
+                save_error.get_or_insert(e);
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = save_error {
+        return Err(e);
+    }
+    match outcome {
+        Ok(()) => {}
+        Err(CharacterizeError::Interrupted { done, total }) => {
+            save(&out, &result)?;
+            bail!(
+                "interrupted: {done} of {total} experiments measured and kept in {} (marked incomplete); finish with `opcost characterize --resume {}`",
+                out.display(),
+                out.display()
+            );
+        }
+        Err(e) => {
+            if !result.experiments.is_empty() {
+                save(&out, &result)?;
+                eprintln!(
+                    "the {} experiments measured before the error are kept in {}",
+                    result.experiments.len(),
+                    out.display()
+                );
+            }
+            return Err(e.into());
+        }
+    }
+    save(&out, &result)?;
+    print_report(&result);
+    if let Some(csv) = &a.export_csv {
+        crate::commands::write_output(csv, result.parameters_csv()?.as_bytes())?;
+    }
+    eprintln!(
+        "wrote {} ({:.0} s)",
+        out.display(),
+        result.wall_time_s
+    );
+    Ok(())
+}
+
+fn fmt_ns(v: f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// The parameter table grouped by the seed's regions, then warnings and the self-check.
+pub fn print_report(c: &Characterization) {
+    use prettytable::{format, row, Table};
+    let mut t = Table::new();
+    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    t.set_titles(row!["No.", "Param", "Operation", r->"ns", r->"± 90 % CI", r->"CI %", "Test"]);
+    for region in Region::ALL {
+        let rows: Vec<_> = c
+            .parameters
+            .iter()
+            .filter(|r| r.mnemonic.def().region == region)
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        t.add_row(row![bH7->format!("Region {}: {}", region.0, region.title())]);
+        for r in rows {
+            let e = &r.estimate;
+            let half = (e.ci_high_ns - e.ci_low_ns) / 2.0;
+            let value = if r.below_resolution() {
+                format!("< {}", fmt_ns(e.ci_high_ns.max(0.0)))
+            } else {
+                fmt_ns(e.mean_ns)
+            };
+            let pct = if r.below_resolution() {
+                "-".to_string()
+            } else {
+                format!("{:.1}", e.ci_half_width_percent())
+            };
+            let kind = match r.test_kind {
+                TestKind::Direct => "direct",
+                TestKind::Composite => "composite",
+                TestKind::Indirect => "indirect",
+                TestKind::Derived => "derived",
+            };
+            t.add_row(row![
+                format!("{:02}", r.number),
+                r.mnemonic,
+                r.mnemonic.def().description(),
+                r->value,
+                r->fmt_ns(half),
+                r->pct,
+                kind
+            ]);
+        }
+    }
+    t.printstd();
+    if let Some(timer) = &c.timer {
+        println!(
+            "\nTimer: {}, resolution {:.0} ns, call {:.0} ns; loop control {:.3} ns ± {:.3} per pass",
+            timer.name,
+            timer.resolution_ns,
+            timer.call_overhead_ns,
+            timer.loop_overhead.mean_ns,
+            (timer.loop_overhead.ci_high_ns - timer.loop_overhead.ci_low_ns) / 2.0
+        );
+    }
+    let measured: Vec<_> = c
+        .parameters
+        .iter()
+        .filter(|r| r.test_kind != TestKind::Derived)
+        .collect();
+    let wide: Vec<_> = measured
+        .iter()
+        .filter(|r| !r.below_resolution() && r.estimate.ci_half_width_percent() > 5.0)
+        .collect();
+    if wide.len() <= 3 {
+        for r in &wide {
+            eprintln!(
+                "warning: the 90 % CI of {} is ±{:.1} % wide: the machine was busy or the test is short; rerun it with `--only {} --repeat 20 --tmax 0.1`",
+                r.mnemonic,
+                r.estimate.ci_half_width_percent(),
+                r.mnemonic
+            );
+        }
+    } else {
+        let list: Vec<String> = wide
+            .iter()
+            .map(|r| format!("{} ±{:.0}%", r.mnemonic, r.estimate.ci_half_width_percent()))
+            .collect();
+        let names: Vec<String> = wide.iter().map(|r| r.mnemonic.to_string()).collect();
+        eprintln!(
+            "warning: {} of {} parameters have 90 % intervals wider than ±5 %: {}.\n  The machine was busy or the observations are short: rerun them with `--only {} --repeat 20 --tmax 0.1`, ideally on a quiet machine.",
+            wide.len(),
+            measured.len(),
+            list.join(", "),
+            names.join(",")
+        );
+    }
+    let zero: Vec<String> = measured
+        .iter()
+        .filter(|r| r.below_resolution())
+        .map(|r| r.mnemonic.to_string())
+        .collect();
+    if !zero.is_empty() {
+        eprintln!(
+            "note: {} cannot be separated from zero on this system (shown as \"< upper bound\", the seed's \"1<\"): the operation overlaps with others",
+            zero.join(", ")
+        );
+    }
+    if !c.self_check.is_empty() {
+        let mut s = Table::new();
+        s.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+        s.set_titles(row!["Self-check statement", r->"measured ns", r->"predicted ns", r->"error %"]);
+        for chk in &c.self_check {
+            s.add_row(row![
+                chk.statement,
+                r->format!("{} ± {}", fmt_ns(chk.measured.mean_ns), fmt_ns((chk.measured.ci_high_ns - chk.measured.ci_low_ns) / 2.0)),
+                r->fmt_ns(chk.predicted_ns),
+                r->format!("{:+.1}", chk.error_percent)
+            ]);
+        }
+        println!("\nDo the parameters compose? Statements no test used, per statement:");
+        s.printstd();
+    }
+    let all = Param::measured().count();
+    if measured.len() < all {
+        println!("\n{} of {} parameters measured.", measured.len(), all);
+    }
 }

@@ -1,0 +1,826 @@
+//! The experiments of the system characterizer: one test body per parameter (or per pair of
+//! coupled parameters), built from `model`'s statement vocabulary so the counts that turn a
+//! timing into a parameter come from the same rules the analyzer applies to programs
+//! (shared/design.md, "one set of rules, two sides").
+//!
+//! Every body is shaped so that no operand chain can drift to Inf, NaN or denormals (seed 003
+//! section 5.2, RangeGuard): each chain `X = f(X)` has a bounded attracting cycle or fixed point
+//! (`X = A - X` alternates, `X = A / X` alternates, `X = SIN(X) + A` converges to a normal
+//! number), and the generated program checks the final values.
+
+use model::expr::{ArithOp, Expr, LogicOp, Operand, RelOp, Type};
+use model::{rules, OpCounts, Param};
+
+/// Independent operand chains per arithmetic body: enough to keep the body throughput-bound
+/// rather than latency-bound on a superscalar CPU at -O0.
+pub const CHAINS: usize = 16;
+/// Chains for expensive bodies (intrinsics, calls).
+pub const FEW_CHAINS: usize = 8;
+/// Trip counts of the two DO-loop experiments (seed 004 section 4.5.1: vary the trips).
+pub const SHORT_TRIPS: u64 = 1;
+pub const LONG_TRIPS: u64 = 16;
+
+/// One source line of a body: an optional statement label and the statement text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub label: Option<u32>,
+    pub text: String,
+}
+
+/// A statement of a test body and the operations one pass through it executes.
+#[derive(Debug, Clone)]
+pub struct BodyStmt {
+    pub lines: Vec<Line>,
+    pub counts: OpCounts,
+}
+
+/// An experiment: a test body, the initial values of its operands, and what it is for.
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    pub name: String,
+    pub purpose: String,
+    /// `(operand, initial value expression)`; values come from separately compiled functions
+    /// (RVAL, DVAL, IVAL, LVAL) so the compiler cannot fold them (seed 004 section 4.3).
+    pub inits: Vec<(String, String)>,
+    pub body: Vec<BodyStmt>,
+}
+
+impl Experiment {
+    /// Operations executed by one pass through the body.
+    pub fn counts(&self) -> OpCounts {
+        let mut c = OpCounts::new();
+        for s in &self.body {
+            c += &s.counts;
+        }
+        c
+    }
+}
+
+/// A set of parameters solved together from a set of experiments, once the other parameters
+/// those experiments contain are known (seed 004 section 4.4.1: direct, composite, indirect).
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub unknowns: Vec<Param>,
+    pub experiments: Vec<String>,
+}
+
+/// Which pool of operands an arithmetic family uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flavor {
+    pub ty: Type,
+    pub global: bool,
+}
+
+impl Flavor {
+    fn prefix(self) -> &'static str {
+        match (self.ty, self.global) {
+            (Type::Real, false) => "",
+            (Type::Double, false) => "D",
+            (Type::Integer, false) => "I",
+            (Type::Real, true) => "G",
+            (Type::Double, true) => "GD",
+            (Type::Integer, true) => "GI",
+            _ => unreachable!("no operand pool for {:?}", self),
+        }
+    }
+    fn op(self, base: &str, k: usize) -> Operand {
+        let name = format!("{}{}{}", self.prefix(), base, k);
+        Operand {
+            name,
+            ty: self.ty,
+            global: self.global,
+        }
+    }
+    /// Chain variable k.
+    pub fn x(self, k: usize) -> Operand {
+        self.op("X", k)
+    }
+    /// Constant k of the first and second constant pools.
+    pub fn a(self, k: usize) -> Operand {
+        self.op("A", k)
+    }
+    pub fn b(self, k: usize) -> Operand {
+        self.op("B", k)
+    }
+    /// The zero of the pool.
+    pub fn zero(self) -> Operand {
+        Operand {
+            name: format!("{}Z", self.prefix()),
+            ty: self.ty,
+            global: self.global,
+        }
+    }
+    /// An initial-value expression for `v` in this pool's type.
+    pub fn value(self, v: f64) -> String {
+        match self.ty {
+            Type::Real => format!("RVAL({v:?})"),
+            Type::Double => format!("DVAL({v:?}D0)"),
+            Type::Integer => format!("IVAL({})", v as i64),
+            _ => unreachable!(),
+        }
+    }
+    fn param(self, op: model::catalogue::Operation) -> Param {
+        use model::catalogue::{DataType, Precision, StorageClass};
+        let (dt, prec) = match self.ty {
+            Type::Real => (DataType::Real, Precision::Single),
+            Type::Double => (DataType::Real, Precision::Double),
+            _ => (DataType::Integer, Precision::Single),
+        };
+        let st = if self.global {
+            StorageClass::Global
+        } else {
+            StorageClass::Local
+        };
+        Param::lookup(op, dt, prec, st).expect("catalogue covers every arithmetic flavor")
+    }
+}
+
+pub const FLAVORS: [Flavor; 6] = [
+    Flavor {
+        ty: Type::Real,
+        global: false,
+    },
+    Flavor {
+        ty: Type::Double,
+        global: false,
+    },
+    Flavor {
+        ty: Type::Integer,
+        global: false,
+    },
+    Flavor {
+        ty: Type::Real,
+        global: true,
+    },
+    Flavor {
+        ty: Type::Double,
+        global: true,
+    },
+    Flavor {
+        ty: Type::Integer,
+        global: true,
+    },
+];
+
+fn v(o: &Operand) -> Expr {
+    Expr::var(o)
+}
+
+fn assign(target: &Operand, value: Expr) -> BodyStmt {
+    let t = Expr::var(target);
+    BodyStmt {
+        lines: vec![Line {
+            label: None,
+            text: format!("{t} = {value}"),
+        }],
+        counts: rules::count_assignment(&t, &value),
+    }
+}
+
+fn assign_expr(target: Expr, value: Expr) -> BodyStmt {
+    BodyStmt {
+        lines: vec![Line {
+            label: None,
+            text: format!("{target} = {value}"),
+        }],
+        counts: rules::count_assignment(&target, &value),
+    }
+}
+
+/// `IF (cond) target = value` whose condition the initial values make false: one pass executes
+/// the condition only.
+fn if_never(cond: Expr, target: &Operand, value: Expr) -> BodyStmt {
+    BodyStmt {
+        lines: vec![Line {
+            label: None,
+            text: format!("IF ({cond}) {} = {value}", target.name),
+        }],
+        counts: rules::count_condition(&cond),
+    }
+}
+
+fn call(name: &str, args: Vec<Expr>) -> BodyStmt {
+    let text = if args.is_empty() {
+        format!("CALL {name}")
+    } else {
+        let list: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        format!("CALL {name}({})", list.join(", "))
+    };
+    BodyStmt {
+        counts: rules::count_call(&args),
+        lines: vec![Line { label: None, text }],
+    }
+}
+
+fn inits_for(f: Flavor, n: usize, x: Option<f64>, a: Option<f64>, b: Option<f64>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for k in 1..=n {
+        if let Some(xv) = x {
+            out.push((f.x(k).name, f.value(xv)));
+        }
+        if let Some(av) = a {
+            out.push((f.a(k).name, f.value(av)));
+        }
+        if let Some(bv) = b {
+            out.push((f.b(k).name, f.value(bv)));
+        }
+    }
+    out.push((f.zero().name, f.value(0.0)));
+    out
+}
+
+fn exp(name: String, purpose: &str, inits: Vec<(String, String)>, body: Vec<BodyStmt>) -> Experiment {
+    Experiment {
+        name,
+        purpose: purpose.to_string(),
+        inits,
+        body,
+    }
+}
+
+/// Operands of the loop-control and index pools.
+fn int_local(name: &str) -> Operand {
+    Operand::local(name, Type::Integer)
+}
+fn index(k: usize) -> Operand {
+    int_local(&format!("K{k}"))
+}
+
+/// The experiment with an empty body: the IF/GO TO loop control itself (seed 004 table 4.8,
+/// "test control overhead").
+pub const LOOP_EXPERIMENT: &str = "LOOP";
+
+/// All experiments and the groups that solve the 74 parameters from them, in solving order.
+pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
+    use model::catalogue::Operation as Op;
+    let mut exps = vec![exp(
+        LOOP_EXPERIMENT.into(),
+        "empty body: loop-control overhead",
+        vec![],
+        vec![],
+    )];
+    let mut groups = Vec::new();
+    let single = |ps: &[Param], e: &str| Group {
+        unknowns: ps.to_vec(),
+        experiments: vec![e.to_string()],
+    };
+
+    // Regions 1-6: arithmetic by type and storage class (seed 004 tables 4.2, 4.3).
+    for f in FLAVORS {
+        let (s, a, m, d, e, x, t) = (
+            f.param(Op::Store),
+            f.param(Op::Add),
+            f.param(Op::Multiply),
+            f.param(Op::Divide),
+            f.param(Op::PowerInteger),
+            f.param(Op::PowerGeneral),
+            f.param(Op::MemoryTransfer),
+        );
+        let int = f.ty == Type::Integer;
+        let n = CHAINS;
+        // X = A - X alternates between X0 and A - X0: bounded for every type.
+        let a1 = format!("{a}.1");
+        exps.push(exp(
+            a1.clone(),
+            "store + one addition per statement",
+            inits_for(f, n, Some(1.0), Some(if int { 5.0 } else { 2.5 }), None),
+            (1..=n)
+                .map(|k| assign(&f.x(k), Expr::arith(ArithOp::Sub, v(&f.a(k)), v(&f.x(k)))))
+                .collect(),
+        ));
+        let a2 = format!("{a}.2");
+        exps.push(exp(
+            a2.clone(),
+            "store + two additions per statement",
+            inits_for(f, n, Some(1.0), Some(if int { 5.0 } else { 2.5 }), None),
+            (1..=n)
+                .map(|k| {
+                    let inner = Expr::Paren(Box::new(Expr::arith(ArithOp::Sub, v(&f.a(k)), v(&f.x(k)))));
+                    assign(&f.x(k), Expr::arith(ArithOp::Add, inner, v(&f.zero())))
+                })
+                .collect(),
+        ));
+        groups.push(Group {
+            unknowns: vec![s, a],
+            experiments: vec![a1, a2],
+        });
+        // X = X * 1: the value stays put; multiplication time does not depend on it.
+        exps.push(exp(
+            m.to_string(),
+            "store + one multiplication per statement",
+            inits_for(f, n, Some(if int { 3.0 } else { 1.5 }), Some(1.0), None),
+            (1..=n)
+                .map(|k| assign(&f.x(k), Expr::arith(ArithOp::Mul, v(&f.x(k)), v(&f.a(k)))))
+                .collect(),
+        ));
+        groups.push(single(&[m], m.mnemonic()));
+        // X = A / X alternates between X0 and A / X0.
+        exps.push(exp(
+            d.to_string(),
+            "store + one division per statement",
+            inits_for(f, n, Some(if int { 3.0 } else { 1.7 }), Some(if int { 12.0 } else { 3.0 }), None),
+            (1..=n)
+                .map(|k| assign(&f.x(k), Expr::arith(ArithOp::Div, v(&f.a(k)), v(&f.x(k)))))
+                .collect(),
+        ));
+        groups.push(single(&[d], d.mnemonic()));
+        // X = X ** 2 with X = 1 stays 1 (the common case of a literal exponent).
+        exps.push(exp(
+            e.to_string(),
+            "store + X**2 per statement",
+            inits_for(f, n, Some(1.0), None, None),
+            (1..=n)
+                .map(|k| assign(&f.x(k), Expr::arith(ArithOp::Pow, v(&f.x(k)), Expr::int(2))))
+                .collect(),
+        ));
+        groups.push(single(&[e], e.mnemonic()));
+        // Real: X = A ** X with A = 0.5 converges to 0.641; integer: X = X ** A with X = 1.
+        let body = (1..=n)
+            .map(|k| {
+                if int {
+                    assign(&f.x(k), Expr::arith(ArithOp::Pow, v(&f.x(k)), v(&f.a(k))))
+                } else {
+                    assign(&f.x(k), Expr::arith(ArithOp::Pow, v(&f.a(k)), v(&f.x(k))))
+                }
+            })
+            .collect();
+        exps.push(exp(
+            x.to_string(),
+            "store + general power per statement",
+            inits_for(f, n, Some(if int { 1.0 } else { 0.6 }), Some(if int { 3.0 } else { 0.5 }), None),
+            body,
+        ));
+        groups.push(single(&[x], x.mnemonic()));
+        exps.push(exp(
+            t.to_string(),
+            "memory transfer per statement",
+            inits_for(f, n, Some(1.0), Some(if int { 5.0 } else { 2.5 }), None),
+            (1..=n).map(|k| assign(&f.x(k), v(&f.a(k)))).collect(),
+        ));
+        groups.push(single(&[t], t.mnemonic()));
+    }
+
+    // Region 7: compares and logical operators (seed 004 table 4.4). The condition is false,
+    // so one pass executes the compare and the branch only.
+    for f in FLAVORS {
+        let c = f.param(Op::Compare);
+        exps.push(exp(
+            c.to_string(),
+            "IF with one compare, never taken",
+            inits_for(f, CHAINS, Some(1.0), Some(2.0), None),
+            (1..=CHAINS)
+                .map(|k| {
+                    if_never(
+                        Expr::compare(RelOp::Gt, v(&f.x(k)), v(&f.a(k))),
+                        &f.x(k),
+                        v(&f.zero()),
+                    )
+                })
+                .collect(),
+        ));
+        groups.push(single(&[c], c.mnemonic()));
+    }
+    for global in [false, true] {
+        let p = if global { Param::ANDG } else { Param::ANDL };
+        let pre = if global { "G" } else { "" };
+        let lt = |k: usize| Operand {
+            name: format!("{pre}L{k}"),
+            ty: Type::Logical,
+            global,
+        };
+        let lf = Operand {
+            name: format!("{pre}LF"),
+            ty: Type::Logical,
+            global,
+        };
+        let mut inits: Vec<(String, String)> = (1..=CHAINS)
+            .map(|k| (lt(k).name, "LVAL(.TRUE.)".to_string()))
+            .collect();
+        inits.push((lf.name.clone(), "LVAL(.FALSE.)".into()));
+        let ix = int_local("IZ");
+        inits.push(("IZ".into(), "IVAL(0)".into()));
+        exps.push(exp(
+            p.to_string(),
+            "IF with one .AND. of logical variables, never taken",
+            inits,
+            (1..=CHAINS)
+                .map(|k| if_never(Expr::logic(LogicOp::And, v(&lt(k)), v(&lf)), &ix, Expr::int(1)))
+                .collect(),
+        ));
+        groups.push(single(&[p], p.mnemonic()));
+    }
+
+    // Region 8: calls to separately compiled empty procedures (seed 004 section 4.2.3).
+    exps.push(exp(
+        "PROC".into(),
+        "CALL of an empty subroutine without arguments",
+        vec![],
+        (0..FEW_CHAINS).map(|_| call("P0", vec![])).collect(),
+    ));
+    groups.push(single(&[Param::PROC], "PROC"));
+    for (p, f, callee) in [
+        (Param::AGRS, FLAVORS[0], "P4R"),
+        (Param::AGRD, FLAVORS[1], "P4D"),
+        (Param::AGIS, FLAVORS[2], "P4I"),
+    ] {
+        exps.push(exp(
+            p.to_string(),
+            "CALL of an empty subroutine with four arguments",
+            inits_for(f, 4, Some(1.0), None, None),
+            (0..FEW_CHAINS)
+                .map(|_| call(callee, (1..=4).map(|k| v(&f.x(k))).collect()))
+                .collect(),
+        ));
+        groups.push(single(&[p], p.mnemonic()));
+    }
+
+    // Region 9: array references; the transfer around them is known from region 1.
+    let real = FLAVORS[0];
+    let ra = |rank: usize| Operand::local(&format!("RA{rank}"), Type::Real);
+    let idx_inits = |n: usize| -> Vec<(String, String)> {
+        (1..=n)
+            .map(|k| (index(k).name, format!("IVAL({})", 1 + k % 3)))
+            .collect()
+    };
+    for rank in 1..=3usize {
+        let p = rules::array_param(rank);
+        exps.push(exp(
+            p.to_string(),
+            "transfer from an array element with variable subscripts",
+            idx_inits(CHAINS),
+            (1..=CHAINS)
+                .map(|k| {
+                    let subs = (0..rank).map(|j| v(&index((k + j - 1) % CHAINS + 1))).collect();
+                    assign(&real.x(k), Expr::elem(&ra(rank), subs))
+                })
+                .collect(),
+        ));
+        groups.push(single(&[p], p.mnemonic()));
+    }
+    exps.push(exp(
+        "IADD".into(),
+        "transfer from A(K + 1)",
+        idx_inits(CHAINS),
+        (1..=CHAINS)
+            .map(|k| {
+                assign(
+                    &real.x(k),
+                    Expr::elem(&ra(1), vec![Expr::arith(ArithOp::Add, v(&index(k)), Expr::int(1))]),
+                )
+            })
+            .collect(),
+    ));
+    groups.push(single(&[Param::IADD], "IADD"));
+
+    // Region 10: branches and DO loops.
+    let mut label = 100u32;
+    let mut next_label = || {
+        label += 1;
+        label
+    };
+    exps.push(exp(
+        "GOTO".into(),
+        "unconditional GO TO the next statement",
+        vec![],
+        (0..CHAINS)
+            .map(|_| {
+                let l = next_label();
+                BodyStmt {
+                    lines: vec![
+                        Line {
+                            label: None,
+                            text: format!("GO TO {l}"),
+                        },
+                        Line {
+                            label: Some(l),
+                            text: "CONTINUE".into(),
+                        },
+                    ],
+                    counts: rules::count_goto(),
+                }
+            })
+            .collect(),
+    ));
+    groups.push(single(&[Param::GOTO], "GOTO"));
+    let ione = int_local("IONE");
+    exps.push(exp(
+        "GCOM".into(),
+        "computed GO TO with a variable index",
+        vec![("IONE".into(), "IVAL(1)".into())],
+        (0..CHAINS)
+            .map(|_| {
+                let (l1, l2) = (next_label(), next_label());
+                BodyStmt {
+                    lines: vec![
+                        Line {
+                            label: None,
+                            text: format!("GO TO ({l1}, {l2}), IONE"),
+                        },
+                        Line {
+                            label: Some(l1),
+                            text: "CONTINUE".into(),
+                        },
+                        Line {
+                            label: Some(l2),
+                            text: "CONTINUE".into(),
+                        },
+                    ],
+                    counts: rules::count_multiway_branch(Some(&v(&ione))),
+                }
+            })
+            .collect(),
+    ));
+    groups.push(single(&[Param::GCOM], "GCOM"));
+    for (unit, init, iter) in [(true, Param::LOIN, Param::LOOV), (false, Param::LOIX, Param::LOOX)] {
+        let mut names = Vec::new();
+        for (i, trips) in [(1, SHORT_TRIPS), (2, LONG_TRIPS)] {
+            let name = format!("{iter}.{i}");
+            let upper = if unit { trips } else { 2 * trips - 1 };
+            let mt = int_local("MT");
+            let body = (0..4)
+                .map(|_| {
+                    let l = next_label();
+                    let step = if unit { String::new() } else { ", 2".into() };
+                    let step_expr = (!unit).then(|| Expr::int(2));
+                    let mut counts = rules::count_do_entry(
+                        rules::is_unit_step(step_expr.as_ref()),
+                        &[&Expr::int(1), &v(&mt)],
+                    );
+                    counts += &rules::count_do_iteration(rules::is_unit_step(step_expr.as_ref()))
+                        .scaled(trips);
+                    BodyStmt {
+                        lines: vec![
+                            Line {
+                                label: None,
+                                text: format!("DO {l} J = 1, MT{step}"),
+                            },
+                            Line {
+                                label: Some(l),
+                                text: "CONTINUE".into(),
+                            },
+                        ],
+                        counts,
+                    }
+                })
+                .collect();
+            exps.push(exp(
+                name.clone(),
+                "empty DO loops",
+                vec![("MT".into(), format!("IVAL({upper})"))],
+                body,
+            ));
+            names.push(name);
+        }
+        groups.push(Group {
+            unknowns: vec![init, iter],
+            experiments: names,
+        });
+    }
+
+    // Regions 11-12: intrinsics, each in a chain with an attracting fixed point at a typical
+    // argument (seed 004 section 4.2.4: their time depends on the argument).
+    for f in [FLAVORS[0], FLAVORS[1]] {
+        let dbl = f.ty == Type::Double;
+        let pick = |s: Param, d: Param| if dbl { d } else { s };
+        let n = FEW_CHAINS;
+        let cases: Vec<(Param, &str, Vec<(String, String)>, Box<dyn Fn(usize) -> Expr>)> = vec![
+            (
+                pick(Param::EXPS, Param::EXPD),
+                "X = EXP(Z - X): fixed point 0.567",
+                inits_for(f, n, Some(0.5), None, None),
+                Box::new(move |k| {
+                    Expr::intrinsic("EXP", vec![Expr::arith(ArithOp::Sub, v(&f.zero()), v(&f.x(k)))])
+                }),
+            ),
+            (
+                pick(Param::LOGS, Param::LOGD),
+                "X = LOG(X) + 2: fixed point 3.146",
+                inits_for(f, n, Some(3.0), Some(2.0), None),
+                Box::new(move |k| {
+                    Expr::arith(ArithOp::Add, Expr::intrinsic("LOG", vec![v(&f.x(k))]), v(&f.a(k)))
+                }),
+            ),
+            (
+                pick(Param::SINS, Param::SIND),
+                "X = SIN(X) + 0.5: fixed point 1.497",
+                inits_for(f, n, Some(1.0), Some(0.5), None),
+                Box::new(move |k| {
+                    Expr::arith(ArithOp::Add, Expr::intrinsic("SIN", vec![v(&f.x(k))]), v(&f.a(k)))
+                }),
+            ),
+            (
+                pick(Param::TANS, Param::TAND),
+                "X = 0.7 - TAN(X) * 0.1: fixed point 0.63",
+                inits_for(f, n, Some(0.6), Some(0.7), Some(0.1)),
+                Box::new(move |k| {
+                    Expr::arith(
+                        ArithOp::Sub,
+                        v(&f.a(k)),
+                        Expr::arith(ArithOp::Mul, Expr::intrinsic("TAN", vec![v(&f.x(k))]), v(&f.b(k))),
+                    )
+                }),
+            ),
+            (
+                pick(Param::SQRS, Param::SQRD),
+                "X = SQRT(X) + 1: fixed point 2.618",
+                inits_for(f, n, Some(2.0), Some(1.0), None),
+                Box::new(move |k| {
+                    Expr::arith(ArithOp::Add, Expr::intrinsic("SQRT", vec![v(&f.x(k))]), v(&f.a(k)))
+                }),
+            ),
+        ];
+        for (p, purpose, inits, value) in cases {
+            exps.push(exp(
+                p.to_string(),
+                purpose,
+                inits,
+                (1..=n).map(|k| assign(&f.x(k), value(k))).collect(),
+            ));
+            groups.push(single(&[p], p.mnemonic()));
+        }
+    }
+    (exps, groups)
+}
+
+/// Statements that no test used, timed after the parameters to see whether they compose
+/// (the self-check of issue 2).
+pub fn self_checks() -> Vec<Experiment> {
+    let r = FLAVORS[0];
+    let d = FLAVORS[1];
+    let i = FLAVORS[2];
+    let n = FEW_CHAINS;
+    let na = Operand::local("NA1", Type::Integer);
+    let ra1 = Operand::local("RA1", Type::Real);
+    let ra2 = Operand::local("RA2", Type::Real);
+    let mut mixed_inits = inits_for(d, n, Some(1.0), Some(0.5), None);
+    mixed_inits.extend(inits_for(r, n, Some(1.0), None, None));
+    let mut cond_inits = inits_for(r, n, Some(1.0), Some(2.0), None);
+    cond_inits.extend(inits_for(i, n, Some(1.0), None, None));
+    let mut call_inits = inits_for(r, n, Some(1.0), None, None);
+    call_inits.extend(inits_for(d, n, Some(1.0), None, None));
+    call_inits.extend(inits_for(i, n, Some(1.0), None, None));
+    let idx: Vec<(String, String)> = (1..=n)
+        .map(|k| (index(k).name, format!("IVAL({})", 1 + k % 3)))
+        .collect();
+    let mut arr_inits = idx.clone();
+    arr_inits.extend(inits_for(r, n, None, Some(0.25), None));
+    vec![
+        exp(
+            "CHECK.multiply-add".into(),
+            "X = A * X + B (fixed point 2)",
+            inits_for(r, n, Some(1.0), Some(0.5), Some(1.0)),
+            (1..=n)
+                .map(|k| {
+                    assign(
+                        &r.x(k),
+                        Expr::arith(
+                            ArithOp::Add,
+                            Expr::arith(ArithOp::Mul, v(&r.a(k)), v(&r.x(k))),
+                            v(&r.b(k)),
+                        ),
+                    )
+                })
+                .collect(),
+        ),
+        exp(
+            "CHECK.mixed-mode".into(),
+            "DX = DX * DA + X (double with a single operand)",
+            mixed_inits,
+            (1..=n)
+                .map(|k| {
+                    assign(
+                        &d.x(k),
+                        Expr::arith(
+                            ArithOp::Add,
+                            Expr::arith(ArithOp::Mul, v(&d.x(k)), v(&d.a(k))),
+                            v(&r.x(k)),
+                        ),
+                    )
+                })
+                .collect(),
+        ),
+        exp(
+            "CHECK.nested-array".into(),
+            "X = RA1(NA1(K))",
+            idx.clone(),
+            (1..=n)
+                .map(|k| assign(&r.x(k), Expr::elem(&ra1, vec![Expr::elem(&na, vec![v(&index(k))])])))
+                .collect(),
+        ),
+        exp(
+            "CHECK.array-2d-update".into(),
+            "RA2(K, J+1) = RA2(K+1, J) + A",
+            arr_inits,
+            (1..=n)
+                .map(|k| {
+                    let j = k % n + 1;
+                    let target = Expr::elem(
+                        &ra2,
+                        vec![v(&index(k)), Expr::arith(ArithOp::Add, v(&index(j)), Expr::int(1))],
+                    );
+                    let source = Expr::elem(
+                        &ra2,
+                        vec![Expr::arith(ArithOp::Add, v(&index(k)), Expr::int(1)), v(&index(j))],
+                    );
+                    assign_expr(target, Expr::arith(ArithOp::Add, source, v(&r.a(k))))
+                })
+                .collect(),
+        ),
+        exp(
+            "CHECK.call-mixed".into(),
+            "CALL P3M(X, DX, IX)",
+            call_inits,
+            (1..=n)
+                .map(|k| call("P3M", vec![v(&r.x(k)), v(&d.x(k)), v(&i.x(k))]))
+                .collect(),
+        ),
+        exp(
+            "CHECK.compound-condition".into(),
+            "IF (X .GT. A .AND. IX .LT. IZ) X = Z, never taken",
+            cond_inits,
+            (1..=n)
+                .map(|k| {
+                    if_never(
+                        Expr::logic(
+                            LogicOp::And,
+                            Expr::compare(RelOp::Gt, v(&r.x(k)), v(&r.a(k))),
+                            Expr::compare(RelOp::Lt, v(&i.x(k)), v(&i.zero())),
+                        ),
+                        &r.x(k),
+                        v(&r.zero()),
+                    )
+                })
+                .collect(),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeSet, HashSet};
+
+    #[test]
+    fn every_measured_parameter_is_solved_exactly_once() {
+        let (_, groups) = catalogue();
+        let solved: Vec<Param> = groups.iter().flat_map(|g| g.unknowns.clone()).collect();
+        let unique: HashSet<_> = solved.iter().collect();
+        assert_eq!(solved.len(), unique.len());
+        let measured: HashSet<_> = Param::measured().collect();
+        assert_eq!(unique.len(), 74);
+        for p in &solved {
+            assert!(measured.contains(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn groups_only_need_parameters_solved_before_them() {
+        let (exps, groups) = catalogue();
+        let mut known: BTreeSet<Param> = BTreeSet::new();
+        for g in &groups {
+            for name in &g.experiments {
+                let e = exps.iter().find(|e| &e.name == name).expect("experiment exists");
+                for p in e.counts().params.keys() {
+                    assert!(
+                        known.contains(p) || g.unknowns.contains(p),
+                        "{name} needs {p} before it is solved"
+                    );
+                }
+                assert!(e.counts().uncharacterized.is_empty(), "{name}");
+            }
+            // Each unknown must actually occur in the group's experiments.
+            for u in &g.unknowns {
+                assert!(g.experiments.iter().any(|n| {
+                    exps.iter().find(|e| &e.name == n).unwrap().counts().get(*u) > 0
+                }));
+            }
+            known.extend(g.unknowns.iter().copied());
+        }
+    }
+
+    #[test]
+    fn bodies_count_by_the_model_rules() {
+        let (exps, _) = catalogue();
+        let get = |n: &str| exps.iter().find(|e| e.name == n).unwrap().counts();
+        let c = get("ARSL.1");
+        assert_eq!(c.get(Param::SRSL), CHAINS as u64);
+        assert_eq!(c.get(Param::ARSL), CHAINS as u64);
+        assert_eq!(get("ARSL.2").get(Param::ARSL), 2 * CHAINS as u64);
+        assert_eq!(get("TRSG").get(Param::TRSG), CHAINS as u64);
+        assert_eq!(get("IADD").get(Param::IADD), CHAINS as u64);
+        assert_eq!(get("IADD").get(Param::TRSL), CHAINS as u64);
+        assert_eq!(get("LOOV.2").get(Param::LOOV), 4 * LONG_TRIPS);
+        assert_eq!(get("LOOX.1").get(Param::LOIX), 4);
+        assert_eq!(get("AGRD").get(Param::AGRD), 4 * FEW_CHAINS as u64);
+        assert!(get(LOOP_EXPERIMENT).is_empty());
+        assert_eq!(get("SIND").get(Param::ARDL), FEW_CHAINS as u64);
+    }
+
+    #[test]
+    fn self_checks_use_only_catalogued_operations() {
+        for e in self_checks() {
+            assert!(e.counts().uncharacterized.is_empty(), "{}", e.name);
+            assert!(!e.counts().params.is_empty(), "{}", e.name);
+        }
+    }
+}
