@@ -105,6 +105,7 @@ impl Options {
             repeat: self.repeat,
             statistic: self.statistic,
             quick: self.quick,
+            only: self.only.clone(),
         }
     }
 }
@@ -680,6 +681,26 @@ mod tests {
             parse_only("ARSL,NOPE"),
             Err(CharacterizeError::UnknownParameter(s)) if s == "NOPE"
         ));
+    }
+
+    #[test]
+    fn a_test_that_does_not_compile_is_named() {
+        let Ok(compiler) = Compiler::find(None, &["-O0".to_string()]) else {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        };
+        let (mut exps, groups) = plan(Some(&[Param::DRSL]));
+        let i = exps.iter().position(|e| e.name == "DRSL").unwrap();
+        exps[i].body[0].lines[0].text = "X1 = = A1".into();
+        let dir = tempfile::tempdir().unwrap();
+        let opts = Options {
+            cache_dir: dir.path().to_path_buf(),
+            ..Options::quick()
+        };
+        let err = build(&compiler, &opts, exps, &groups).err().expect("must fail");
+        let msg = err.to_string();
+        assert!(msg.contains("DRSL (experiment DRSL)"), "{msg}");
+        assert!(msg.contains("Error"), "compiler message shown: {msg}");
     }
 
     #[test]

@@ -79,6 +79,9 @@ pub struct RunSettings {
     pub repeat: usize,
     pub statistic: Statistic,
     pub quick: bool,
+    /// The parameters asked for with `--only` (None: all of them); a resumed run keeps it.
+    #[serde(default)]
+    pub only: Option<Vec<crate::catalogue::Param>>,
 }
 
 /// The timer and the overheads measured before the tests (seed 004 table 4.8).

@@ -121,7 +121,7 @@ pub fn run(a: Args) -> Result<()> {
             repeat: prev.settings.repeat,
             statistic: prev.settings.statistic,
             quick: prev.settings.quick,
-            only: None,
+            only: prev.settings.only.clone(),
             no_self_check: a.no_self_check,
             cache_dir: a.cache_dir.clone(),
         };

@@ -1,0 +1,224 @@
+//! End-to-end tests of `opcost characterize` through real gfortran: structure and invariants,
+//! never absolute times (the machine is shared and noisy).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn have_gfortran() -> bool {
+    std::process::Command::new("gfortran")
+        .arg("--version")
+        .output()
+        .is_ok()
+}
+
+fn param<'a>(doc: &'a Value, m: &str) -> &'a Value {
+    doc["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["mnemonic"] == m)
+        .unwrap_or_else(|| panic!("{m} missing"))
+}
+
+fn est(doc: &Value, m: &str) -> (f64, f64, f64) {
+    let e = &param(doc, m)["estimate"];
+    (
+        e["mean_ns"].as_f64().unwrap(),
+        e["ci_low_ns"].as_f64().unwrap(),
+        e["ci_high_ns"].as_f64().unwrap(),
+    )
+}
+
+fn read(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn quick_characterization_of_a_few_regions_is_sane() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("q.json");
+    let csv = dir.path().join("q.csv");
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["characterize", "--quick", "--only", "ARSL,MRSL,DRSL,TRSL,CISL,PROC,SIND,LOOV"])
+        .arg("--out")
+        .arg(&out)
+        .arg("--export-csv")
+        .arg(&csv)
+        .arg("--cache-dir")
+        .arg(dir.path().join("cache"))
+        .assert()
+        .success();
+    let doc = read(&out);
+    assert_eq!(doc["format"], "opcost-characterization");
+    assert_eq!(doc["format_version"], 1);
+    assert_eq!(doc["complete"], true);
+    assert_eq!(doc["compiler"]["flags"][0], "-O0");
+    for m in ["SRSL", "ARSL", "DRSL", "TRSL", "CISL", "PROC", "SIND", "LOIN", "LOOV"] {
+        let (mean, lo, hi) = est(&doc, m);
+        assert!(lo <= mean && mean <= hi, "{m}: interval must contain its estimate");
+        assert!(mean.is_finite());
+    }
+    // Expensive operations are positive and clearly above the cheap ones.
+    for m in ["DRSL", "PROC", "SIND", "LOOV", "ARSL", "TRSL", "CISL"] {
+        assert!(est(&doc, m).0 > 0.0, "{m} must take time");
+    }
+    assert!(est(&doc, "DRSL").0 > est(&doc, "ARSL").0, "division slower than addition");
+    assert!(est(&doc, "SIND").0 > est(&doc, "ARSL").0, "sine slower than addition");
+    assert_eq!(param(&doc, "LOOV")["test_kind"], "indirect");
+    assert_eq!(param(&doc, "DRSL")["test_kind"], "composite");
+    assert_eq!(param(&doc, "PROC")["test_kind"], "direct");
+    // Parameters outside --only and their dependencies are not measured.
+    assert!(doc["parameters"].as_array().unwrap().iter().all(|p| p["mnemonic"] != "DRDG"));
+    // The timer was measured before the tests (seed 004 table 4.8).
+    assert!(doc["timer"]["resolution_ns"].as_f64().unwrap() > 0.0);
+    assert!(doc["timer"]["loop_overhead"]["mean_ns"].as_f64().unwrap() > 0.0);
+    // The self-check compares measured and predicted statements.
+    let checks = doc["self_check"].as_array().unwrap();
+    assert!(!checks.is_empty());
+    for c in checks {
+        assert!(c["measured"]["mean_ns"].as_f64().unwrap() > 0.0);
+        assert!(c["predicted_ns"].as_f64().unwrap() > 0.0);
+    }
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(csv.starts_with("number,mnemonic,region"));
+    assert_eq!(csv.lines().count(), 1 + doc["parameters"].as_array().unwrap().len());
+}
+
+#[test]
+fn an_interrupted_run_keeps_what_it_measured_and_resumes() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("partial.json");
+    let bin = assert_cmd::cargo::cargo_bin("opcost");
+    let mut child = std::process::Command::new(&bin)
+        .args(["characterize", "--quick", "--no-self-check"])
+        .args(["--only", "ARSL,MRSL,DRSL,ERSL,XRSL,TRSL,ARDL,MRDL,DRDL"])
+        .arg("--out")
+        .arg(&out)
+        .arg("--cache-dir")
+        .arg(dir.path().join("cache"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until a few experiments are saved, then kill it like a user would.
+    let start = Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&out) {
+            let doc: Value = serde_json::from_str(&text).expect("partial file is whole JSON");
+            if doc["experiments"].as_array().map(|a| a.len()).unwrap_or(0) >= 3 {
+                break;
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "no progress saved");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unsafe_kill_term(child.id());
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "an interrupted run must not report success");
+    let doc = read(&out);
+    assert_eq!(doc["complete"], false);
+    let kept = doc["experiments"].as_array().unwrap().len();
+    assert!(kept >= 3);
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["characterize", "--resume"])
+        .arg(&out)
+        .arg("--cache-dir")
+        .arg(dir.path().join("cache"))
+        .arg("--no-self-check")
+        .assert()
+        .success();
+    let doc = read(&out);
+    assert_eq!(doc["complete"], true);
+    assert!(doc["experiments"].as_array().unwrap().len() > kept);
+    for m in ["ARSL", "DRSL", "DRDL", "XRSL"] {
+        assert!(est(&doc, m).0 > 0.0);
+    }
+    // The kept experiments were not measured again.
+    let names: Vec<&str> = doc["experiments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len());
+}
+
+fn unsafe_kill_term(pid: u32) {
+    std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+}
+
+#[test]
+fn a_missing_compiler_says_how_to_install_it() {
+    let dir = tempfile::tempdir().unwrap();
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["characterize", "--quick", "--compiler", "no-such-gfortran-xyz"])
+        .arg("--out")
+        .arg(dir.path().join("x.json"))
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("apt-get install gfortran"));
+}
+
+#[test]
+fn unknown_parameter_in_only_is_named() {
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["characterize", "--quick", "--only", "ARSL,WXYZ"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("unknown parameter WXYZ"));
+}
+
+#[test]
+fn resuming_a_foreign_or_newer_file_is_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let foreign = dir.path().join("foreign.json");
+    std::fs::write(&foreign, r#"{"format": "opcost-program-stats", "format_version": 1}"#).unwrap();
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["characterize", "--resume"])
+        .arg(&foreign)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("a opcost-characterization file is needed").or(
+            predicates::str::contains("opcost-characterization file is needed"),
+        ));
+    let newer = dir.path().join("newer.json");
+    std::fs::write(&newer, r#"{"format": "opcost-characterization", "format_version": 99}"#).unwrap();
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["characterize", "--resume"])
+        .arg(&newer)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("format version 99"));
+    let junk = dir.path().join("junk.json");
+    std::fs::write(&junk, "not json at all").unwrap();
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["characterize", "--resume"])
+        .arg(&junk)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("not a JSON file"));
+}
