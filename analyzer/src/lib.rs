@@ -1,1 +1,236 @@
-//! The program analyzer (seed 004 section 5): filled by issue 4.
+//! The program analyzer (seed 004 section 5): decomposes a Fortran 77 program into the
+//! abstract operations of the machine model, statically (occurrences in the text) and
+//! dynamically (executions in one run), with the counting rules of `model::rules` only.
+//!
+//! Pipeline: [`source`] splits fixed-form text into statements, [`parse`] (nom) parses each,
+//! [`analysis`] builds the symbol tables, lowers statements to `model::expr` and counts them,
+//! and places one counter (probe) per basic block; [`instrument`] writes the counted copy,
+//! [`dynamic`] compiles and runs it and multiplies; [`gcov`] cross-checks the execution counts
+//! with gcov; [`report`] prints the seed's figure 5.2 and table 5.5.
+//!
+//! ```no_run
+//! use analyzer::{analyze_static, AnalyzeOptions};
+//! let a = analyze_static(&["prog.f".into()], &AnalyzeOptions::default()).unwrap();
+//! println!("{} skipped statements", a.stats.skipped_statements);
+//! ```
+
+pub mod analysis;
+pub mod dynamic;
+pub mod gcov;
+pub mod instrument;
+pub mod parse;
+pub mod report;
+pub mod source;
+pub mod stats;
+pub mod symbols;
+pub mod syntax;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use thiserror::Error;
+
+pub use analysis::Program;
+pub use dynamic::analyze_dynamic;
+
+/// Options of an analysis.
+#[derive(Debug, Clone)]
+pub struct AnalyzeOptions {
+    /// Fixed-form line length: 72 (standard) or 132.
+    pub line_length: usize,
+    /// Program name for the report (default: the first file's stem).
+    pub program_name: Option<String>,
+}
+
+impl Default for AnalyzeOptions {
+    fn default() -> Self {
+        AnalyzeOptions {
+            line_length: 72,
+            program_name: None,
+        }
+    }
+}
+
+/// How to run the program for dynamic counts.
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    pub args: Vec<String>,
+    /// File fed to standard input.
+    pub stdin: Option<PathBuf>,
+    pub time_limit: Duration,
+    /// Working directory of the run (default: the current one, so the program finds its
+    /// input files as it would when run by hand).
+    pub cwd: Option<PathBuf>,
+}
+
+impl Default for RunSpec {
+    fn default() -> Self {
+        RunSpec {
+            args: Vec::new(),
+            stdin: None,
+            time_limit: Duration::from_secs(600),
+            cwd: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A problem found in the source, with its location.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub file: String,
+    /// 1-based; 0 when the problem has no single line.
+    pub line: u32,
+    pub column: u16,
+    pub message: String,
+    /// The source line.
+    pub text: String,
+}
+
+impl Diagnostic {
+    pub fn error(file: &str, line: u32, column: u16, message: &str, text: &str) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            file: file.into(),
+            line,
+            column,
+            message: message.into(),
+            text: text.into(),
+        }
+    }
+    pub fn warning(file: &str, line: u32, column: u16, message: &str, text: &str) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Self::error(file, line, column, message, text)
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        if self.line > 0 {
+            write!(
+                f,
+                "{}:{}:{}: {sev}: {}",
+                self.file, self.line, self.column, self.message
+            )?;
+        } else {
+            write!(f, "{}: {sev}: {}", self.file, self.message)?;
+        }
+        if !self.text.is_empty() {
+            write!(f, "\n    {}", self.text.trim_end())?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an analysis failed as a whole.
+#[derive(Debug, Error)]
+pub enum AnalyzeError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a text file (it contains NUL bytes); give a Fortran 77 source file")]
+    Binary { path: String },
+    #[error("no source files given")]
+    NoFiles,
+    #[error("the program has no executable statements to count")]
+    Empty,
+    #[error(transparent)]
+    Compiler(#[from] harness::CompilerError),
+    #[error("the instrumented copy does not compile (this is a bug in the analyzer when the original compiles):\n{0}")]
+    InstrumentedCompile(harness::CompileError),
+    #[error("{0}")]
+    Compile(harness::CompileError),
+    #[error("running the program failed: {0}")]
+    Run(#[from] harness::RunError),
+    #[error("the program ended with {status} before writing its counters; stderr:\n{stderr}")]
+    RunFailed { status: String, stderr: String },
+    #[error("the counters file is damaged: {0}")]
+    Counters(String),
+    #[error("cannot read the standard input file {path}: {source}")]
+    Stdin {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("I/O error in {what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+    #[error("gcov: {0}")]
+    Gcov(String),
+}
+
+/// The result of an analysis.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    pub stats: model::ProgramStats,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The analyzed program (statements, blocks, probes), for reports and instrumentation.
+    pub program: Program,
+    /// Probe counter values of the run (dynamic analyses only).
+    pub counters: Option<Vec<u64>>,
+}
+
+/// Read and parse the files (no counts yet).
+pub fn load(files: &[PathBuf], opts: &AnalyzeOptions) -> Result<Program, AnalyzeError> {
+    if files.is_empty() {
+        return Err(AnalyzeError::NoFiles);
+    }
+    let mut sources = Vec::new();
+    for (i, p) in files.iter().enumerate() {
+        let bytes = std::fs::read(p).map_err(|source| AnalyzeError::Read {
+            path: p.display().to_string(),
+            source,
+        })?;
+        if bytes.contains(&0) {
+            return Err(AnalyzeError::Binary {
+                path: p.display().to_string(),
+            });
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        sources.push(source::split(
+            &p.display().to_string(),
+            i,
+            &text,
+            opts.line_length,
+        ));
+    }
+    Ok(analysis::analyze(sources))
+}
+
+/// Static analysis: occurrences of each operation in the source text (seed 004 fig. 5.2).
+pub fn analyze_static(files: &[PathBuf], opts: &AnalyzeOptions) -> Result<Analysis, AnalyzeError> {
+    let program = load(files, opts)?;
+    let stats = stats::program_stats(&program, files, opts, None)?;
+    Ok(Analysis {
+        stats,
+        diagnostics: program.diagnostics.clone(),
+        program,
+        counters: None,
+    })
+}
+
+/// The program name: the option, else the first file's stem.
+pub(crate) fn program_name(files: &[PathBuf], opts: &AnalyzeOptions) -> String {
+    opts.program_name.clone().unwrap_or_else(|| {
+        files
+            .first()
+            .and_then(|p| Path::new(p).file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "program".into())
+    })
+}

@@ -30,6 +30,25 @@ pub struct ProgramStats {
     pub regions: Vec<PartStats>,
     /// Statements that could not be parsed and were skipped.
     pub skipped_statements: usize,
+    /// Per basic block (absent in files that predate it): where the time of a program goes,
+    /// line by line, for the predictor's "where is the prediction off" report.
+    #[serde(default)]
+    pub blocks: Vec<BlockStats>,
+}
+
+/// One basic block: a run of statements executed together (seed 004 section 5.1, like tcov).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BlockStats {
+    pub unit: String,
+    pub file: String,
+    /// 1-based source lines of the block's first and last statements.
+    pub first_line: u32,
+    pub last_line: u32,
+    pub static_counts: OpCounts,
+    /// How many times the block ran (present after a dynamic analysis).
+    pub executions: Option<u64>,
+    /// Operation counts of those runs.
+    pub dynamic_counts: Option<OpCounts>,
 }
 
 impl Versioned for ProgramStats {

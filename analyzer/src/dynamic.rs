@@ -1,0 +1,193 @@
+//! Dynamic counts (seed 004 section 5.2): compile the instrumented copy with the same
+//! compiler and flags, run it with the program's arguments and input under a time limit,
+//! read the counters back and multiply them by the static counts of each block. The
+//! original source is never touched; the copy lives in a temporary directory.
+
+use crate::instrument::{instrument_counters, Instrumented};
+use crate::{stats, Analysis, AnalyzeError, AnalyzeOptions, RunSpec};
+use harness::Compiler;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Flags that select a language standard: the support routine uses Fortran 2003/2008
+/// features (GET_ENVIRONMENT_VARIABLE, NEWUNIT), so it is compiled without them.
+fn without_std(flags: &[String]) -> Vec<String> {
+    flags
+        .iter()
+        .filter(|f| !f.starts_with("-std=") && *f != "-pedantic" && *f != "-pedantic-errors")
+        .cloned()
+        .collect()
+}
+
+/// A compiler with the line-length flag the analysis was told about.
+pub fn with_line_length(compiler: &Compiler, line_length: usize) -> Compiler {
+    let mut c = compiler.clone();
+    if line_length > 72 && !c.flags.iter().any(|f| f.starts_with("-ffixed-line-length")) {
+        c.flags.push(format!("-ffixed-line-length-{line_length}"));
+    }
+    c
+}
+
+/// Build the instrumented program in `dir`; returns the executable.
+pub fn build_instrumented(
+    inst: &Instrumented,
+    dir: &Path,
+    compiler: &Compiler,
+) -> Result<PathBuf, AnalyzeError> {
+    let io = |what: &str| {
+        let what = what.to_string();
+        move |source| AnalyzeError::Io { what, source }
+    };
+    let mut inputs = Vec::new();
+    for (i, (orig, text)) in inst.files.iter().enumerate() {
+        let stem = Path::new(orig)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "src".into());
+        let p = dir.join(format!("{i:02}_{stem}.f"));
+        std::fs::write(&p, text).map_err(io("writing the instrumented copy"))?;
+        inputs.push(p);
+    }
+    let support = dir.join("opcost_support.f");
+    std::fs::write(&support, &inst.support).map_err(io("writing the counter dump routine"))?;
+    let support_obj = dir.join("opcost_support.o");
+    let plain = Compiler {
+        flags: without_std(&compiler.flags),
+        ..compiler.clone()
+    };
+    plain
+        .compile_object(&support, &support_obj, &[])
+        .map_err(AnalyzeError::InstrumentedCompile)?;
+    inputs.push(support_obj);
+    let exe = dir.join("counted");
+    compiler
+        .build(&inputs, &exe, &[])
+        .map_err(AnalyzeError::InstrumentedCompile)?;
+    Ok(exe)
+}
+
+/// Run an executable as the user's program would run; returns its output.
+pub fn run_program(
+    exe: &Path,
+    run: &RunSpec,
+    env: &[(&str, &Path)],
+) -> Result<harness::RunOutput, AnalyzeError> {
+    let input = match &run.stdin {
+        Some(p) => Some(std::fs::read(p).map_err(|source| AnalyzeError::Stdin {
+            path: p.display().to_string(),
+            source,
+        })?),
+        None => None,
+    };
+    let mut cmd = Command::new(exe);
+    cmd.args(&run.args);
+    if let Some(d) = &run.cwd {
+        cmd.current_dir(d);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    Ok(harness::run_limited(
+        &mut cmd,
+        run.time_limit,
+        input.as_deref(),
+    )?)
+}
+
+/// Parse the counters file written by the dump routine.
+pub fn read_counters(text: &str, expected: usize) -> Result<Vec<u64>, AnalyzeError> {
+    let mut it = text.split_whitespace();
+    let n: usize = it
+        .next()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| AnalyzeError::Counters("no counter count on the first line".into()))?;
+    if n != expected {
+        return Err(AnalyzeError::Counters(format!(
+            "{n} counters written, {expected} expected"
+        )));
+    }
+    let v: Vec<u64> = it
+        .map(|s| s.parse::<u64>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| AnalyzeError::Counters(e.to_string()))?;
+    if v.len() != n {
+        return Err(AnalyzeError::Counters(format!(
+            "{} values for {n} counters",
+            v.len()
+        )));
+    }
+    Ok(v)
+}
+
+/// Dynamic analysis: static counts plus executions of one run (seed 004 table 5.5).
+pub fn analyze_dynamic(
+    files: &[PathBuf],
+    opts: &AnalyzeOptions,
+    compiler: &Compiler,
+    run: &RunSpec,
+) -> Result<Analysis, AnalyzeError> {
+    let program = crate::load(files, opts)?;
+    if program.probes.is_empty() {
+        return Err(AnalyzeError::Empty);
+    }
+    let compiler = with_line_length(compiler, opts.line_length);
+    let inst = instrument_counters(&program, opts.line_length);
+    let dir = tempfile::Builder::new()
+        .prefix("opcost-analyze-")
+        .tempdir()
+        .map_err(|source| AnalyzeError::Io {
+            what: "creating a temporary directory".into(),
+            source,
+        })?;
+    // The original must compile: otherwise the user's error, not ours.
+    check_original_compiles(files, dir.path(), &compiler)?;
+    let exe = build_instrumented(&inst, dir.path(), &compiler)?;
+    let counts_file = dir.path().join("counters.txt");
+    let out = run_program(&exe, run, &[("OPCOST_COUNTS", &counts_file)])?;
+    let text = match std::fs::read_to_string(&counts_file) {
+        Ok(t) => t,
+        Err(_) => {
+            return Err(AnalyzeError::RunFailed {
+                status: out.status.to_string(),
+                stderr: out.stderr,
+            })
+        }
+    };
+    let counters = read_counters(&text, inst.counters)?;
+    let stats = stats::program_stats(&program, files, opts, Some(&counters))?;
+    let mut diagnostics = program.diagnostics.clone();
+    for (s, st) in program.stmts.iter().enumerate() {
+        for p in &st.parts {
+            if stats::eval(&p.mult, &counters).is_none() {
+                let src = program.statement(s);
+                diagnostics.push(crate::Diagnostic::warning(
+                    &program.files[st.file].path,
+                    src.first_line() + 1,
+                    7,
+                    "inconsistent counters for this statement (negative count); counted as 0",
+                    "",
+                ));
+            }
+        }
+    }
+    Ok(Analysis {
+        stats,
+        diagnostics,
+        program,
+        counters: Some(counters),
+    })
+}
+
+fn check_original_compiles(
+    files: &[PathBuf],
+    dir: &Path,
+    compiler: &Compiler,
+) -> Result<(), AnalyzeError> {
+    for (i, f) in files.iter().enumerate() {
+        let obj = dir.join(format!("orig{i}.o"));
+        compiler
+            .compile_object(f, &obj, &["-fsyntax-only"])
+            .map_err(AnalyzeError::Compile)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,231 @@
+//! An independent check of the dynamic counts with gcov, a tool nobody here wrote: compile
+//! the original with `--coverage`, run it with the same input, and compare gcov's count of
+//! every executable line with the analyzer's execution count of the statement on it.
+//!
+//! Systematic exceptions, each checked another way:
+//! - A DO statement's line: gcc puts the loop test on it, so gcov counts entries plus
+//!   iterations (unit step) or only entries (other steps); either must match exactly.
+//! - The consequent of a logical IF shares the IF's line: its count is checked against
+//!   gcov's branch counts of that line (or the count of its own line when it is continued).
+//! - ELSE, END IF, END DO, END and the terminal CONTINUE of a DO loop cost nothing and have no
+//!   counter; gcov attributes loop and jump code to some of them, so they are not compared.
+
+use crate::analysis::Program;
+use crate::stats::eval;
+use crate::syntax::Stmt;
+use crate::{AnalyzeError, AnalyzeOptions, RunSpec};
+use harness::Compiler;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// gcov's view of one line.
+#[derive(Debug, Clone, Default)]
+pub struct GcovLine {
+    pub count: u64,
+    pub branches: Vec<u64>,
+}
+
+/// One comparison that failed.
+#[derive(Debug, Clone)]
+pub struct Mismatch {
+    pub file: String,
+    pub line: u32,
+    pub what: String,
+    pub analyzer: u64,
+    pub gcov: String,
+}
+
+/// The outcome of a cross-check.
+#[derive(Debug, Clone, Default)]
+pub struct GcovCheck {
+    /// Lines whose count was compared for equality.
+    pub lines_equal: usize,
+    /// DO lines checked against entries or entries + iterations.
+    pub do_lines: usize,
+    /// Logical IF consequents checked against branch counts.
+    pub consequents: usize,
+    /// Statements with a count but no line in gcov's output (merged by the compiler).
+    pub not_in_gcov: usize,
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// Parse `gcov -j -t` output: per source file name, line number -> counts.
+pub fn parse_gcov_json(
+    text: &str,
+) -> Result<HashMap<String, HashMap<u32, GcovLine>>, AnalyzeError> {
+    let mut out: HashMap<String, HashMap<u32, GcovLine>> = HashMap::new();
+    // gcov -t may print one JSON document per line (one per object file).
+    for doc in text.lines().filter(|l| l.trim_start().starts_with('{')) {
+        let v: serde_json::Value =
+            serde_json::from_str(doc).map_err(|e| AnalyzeError::Gcov(format!("bad JSON: {e}")))?;
+        for f in v["files"].as_array().into_iter().flatten() {
+            let name = f["file"].as_str().unwrap_or("").to_string();
+            let lines = out.entry(name).or_default();
+            for l in f["lines"].as_array().into_iter().flatten() {
+                let n = l["line_number"].as_u64().unwrap_or(0) as u32;
+                let e = lines.entry(n).or_default();
+                e.count += l["count"].as_u64().unwrap_or(0);
+                e.branches.extend(
+                    l["branches"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|b| b["count"].as_u64()),
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Compile the original with `--coverage`, run it, and return gcov's line data per file
+/// (indexed like `files`).
+pub fn gcov_lines(
+    files: &[PathBuf],
+    opts: &AnalyzeOptions,
+    compiler: &Compiler,
+    run: &RunSpec,
+) -> Result<Vec<HashMap<u32, GcovLine>>, AnalyzeError> {
+    let dir = tempfile::Builder::new()
+        .prefix("opcost-gcov-")
+        .tempdir()
+        .map_err(|source| AnalyzeError::Io {
+            what: "creating a temporary directory".into(),
+            source,
+        })?;
+    let compiler = crate::dynamic::with_line_length(compiler, opts.line_length);
+    let mut objs = Vec::new();
+    let mut copies = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let name = format!(
+            "g{i}_{}",
+            f.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        );
+        let copy = dir.path().join(&name);
+        std::fs::copy(f, &copy).map_err(|source| AnalyzeError::Io {
+            what: format!("copying {}", f.display()),
+            source,
+        })?;
+        let obj = copy.with_extension("o");
+        compiler
+            .compile_object(&copy, &obj, &["--coverage"])
+            .map_err(AnalyzeError::Compile)?;
+        objs.push(obj);
+        copies.push(copy);
+    }
+    let exe = dir.path().join("covered");
+    compiler
+        .build(&objs, &exe, &["--coverage"])
+        .map_err(AnalyzeError::Compile)?;
+    let out = crate::dynamic::run_program(&exe, run, &[])?;
+    let _ = out;
+    let mut result = Vec::new();
+    for (copy, obj) in copies.iter().zip(&objs) {
+        let o = Command::new("gcov")
+            .args(["-j", "-t", "-b", "-o"])
+            .arg(obj)
+            .arg(copy)
+            .current_dir(dir.path())
+            .output()
+            .map_err(|e| {
+                AnalyzeError::Gcov(format!(
+                    "cannot run gcov ({e}); install it with `sudo apt-get install gcc`"
+                ))
+            })?;
+        let parsed = parse_gcov_json(&String::from_utf8_lossy(&o.stdout))?;
+        let lines = parsed
+            .into_iter()
+            .find(|(k, _)| Path::new(k).file_name() == copy.file_name())
+            .map(|(_, v)| v)
+            .unwrap_or_default();
+        result.push(lines);
+    }
+    Ok(result)
+}
+
+/// Compare the analyzer's execution counts with gcov's (see the module comment).
+pub fn compare(prog: &Program, counters: &[u64], gcov: &[HashMap<u32, GcovLine>]) -> GcovCheck {
+    let mut chk = GcovCheck::default();
+    for (s, st) in prog.stmts.iter().enumerate() {
+        let Some(exec) = st.exec.as_ref() else {
+            continue;
+        };
+        let Some(stmt) = &st.stmt else { continue };
+        let Some(g) = gcov.get(st.file) else { continue };
+        let src = prog.statement(s);
+        let file = &prog.files[st.file].path;
+        let entries: Vec<&GcovLine> = src.lines.iter().filter_map(|l| g.get(&(l + 1))).collect();
+        let Some(main_line) = entries.iter().map(|e| e.count).max() else {
+            chk.not_in_gcov += 1;
+            continue;
+        };
+        let n = eval(exec, counters).unwrap_or(0);
+        let line = src.first_line() + 1;
+        let mut miss = |what: &str, analyzer: u64, gcov: String| {
+            chk.mismatches.push(Mismatch {
+                file: file.clone(),
+                line,
+                what: what.to_string(),
+                analyzer,
+                gcov,
+            })
+        };
+        match stmt {
+            Stmt::Do(..) | Stmt::DoWhile(..) => {
+                let iters = st
+                    .parts
+                    .get(1)
+                    .and_then(|p| eval(&p.mult, counters))
+                    .unwrap_or(0);
+                chk.do_lines += 1;
+                if main_line != n && main_line != n + iters {
+                    miss(
+                        "DO (entries or entries + iterations)",
+                        n,
+                        main_line.to_string(),
+                    );
+                }
+            }
+            _ => {
+                chk.lines_equal += 1;
+                if main_line != n {
+                    miss("line count", n, main_line.to_string());
+                }
+            }
+        }
+        if let (Stmt::LogicalIf(..), Some(cq)) = (stmt, st.consequent.as_ref()) {
+            let c = eval(cq, counters).unwrap_or(0);
+            chk.consequents += 1;
+            let branch_hit = entries.iter().any(|e| e.branches.contains(&c));
+            let own_line = entries.iter().skip(1).any(|e| e.count == c);
+            // A consequent that always or never runs may show no branch split at -O0.
+            let trivial = entries.iter().all(|e| e.branches.is_empty()) && (c == 0 || c == n);
+            if !(branch_hit || own_line || trivial) {
+                let b: Vec<u64> = entries.iter().flat_map(|e| e.branches.clone()).collect();
+                miss(
+                    "logical IF consequent vs branch counts",
+                    c,
+                    format!("{b:?}"),
+                );
+            }
+        }
+    }
+    chk
+}
+
+/// Run the whole cross-check: a dynamic analysis and a gcov run of the same program.
+pub fn check(
+    files: &[PathBuf],
+    opts: &AnalyzeOptions,
+    compiler: &Compiler,
+    run: &RunSpec,
+) -> Result<(crate::Analysis, GcovCheck), AnalyzeError> {
+    let a = crate::analyze_dynamic(files, opts, compiler, run)?;
+    let g = gcov_lines(files, opts, compiler, run)?;
+    let counters = a.counters.clone().unwrap_or_default();
+    let c = compare(&a.program, &counters, &g);
+    Ok((a, c))
+}

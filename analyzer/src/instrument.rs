@@ -1,0 +1,401 @@
+//! Source rewriting for measurement: a [`Rewriter`] inserts statements before and after
+//! statements, inside logical IF consequents, and declarations at the top of units, keeping
+//! every original line (and column) it does not have to change. [`instrument_counters`] uses
+//! it to write the counted copy (one counter per basic block, seed 004 section 5.2); another
+//! pass (e.g. timers at region or unit boundaries) can use the same rewriter.
+//!
+//! Where a counter goes before a labeled statement, the label moves to the counter so jumps
+//! count too. A labeled DO loop whose terminal statement gets a counter is relabeled to a new
+//! `CONTINUE` after the terminal, so the terminal keeps running once per iteration.
+
+use crate::analysis::{Probe, Program};
+use crate::symbols::UnitKind;
+use crate::syntax::Stmt;
+use std::collections::{HashMap, HashSet};
+
+/// Names the instrumented copy adds, chosen not to clash with any word of the program.
+#[derive(Debug, Clone)]
+pub struct Names {
+    pub counters: String,
+    pub common: String,
+    pub dump: String,
+    pub block_data: String,
+}
+
+impl Names {
+    pub fn pick(prog: &Program) -> Names {
+        let mut k = 0u32;
+        loop {
+            let s = if k == 0 { String::new() } else { k.to_string() };
+            let n = Names {
+                counters: format!("OPCNT{s}"),
+                common: format!("OPCOM{s}"),
+                dump: format!("OPCDMP{s}"),
+                block_data: format!("OPCBD{s}"),
+            };
+            let all = [&n.counters, &n.common, &n.dump, &n.block_data];
+            if all.iter().all(|w| !prog.words.contains(w.as_str())) {
+                return n;
+            }
+            k += 1;
+        }
+    }
+}
+
+/// A statement line in columns 7 on, with an optional label.
+pub fn fixed_line(label: Option<u32>, text: &str) -> String {
+    match label {
+        Some(l) => format!("{l:<5} {text}"),
+        None => format!("      {text}"),
+    }
+}
+
+/// Planned edits of a program's source files.
+#[derive(Debug, Clone, Default)]
+pub struct Rewriter {
+    before: HashMap<usize, Vec<String>>,
+    after: HashMap<usize, Vec<String>>,
+    consequent: HashMap<usize, Vec<String>>,
+    /// Declarations per unit.
+    declarations: HashMap<usize, Vec<String>>,
+    /// DO statements whose label changes: stmt -> (old, new).
+    relabel_do: HashMap<usize, (u32, u32)>,
+    /// Terminal statements getting a new `label CONTINUE` after them.
+    new_terminal: HashMap<usize, u32>,
+    pub line_length: usize,
+}
+
+/// The text of statement lines (without labels) that the rewriter may insert.
+impl Rewriter {
+    pub fn new(line_length: usize) -> Self {
+        Rewriter {
+            line_length,
+            ..Default::default()
+        }
+    }
+    /// Executable statements to run before statement `s` (the label of `s` moves to the
+    /// first of them).
+    pub fn insert_before(&mut self, s: usize, stmts: &[String]) {
+        self.before.entry(s).or_default().extend_from_slice(stmts);
+    }
+    /// Statements right after `s` (which must fall through: DO, IF...THEN, ELSE, ...).
+    pub fn insert_after(&mut self, s: usize, stmts: &[String]) {
+        self.after.entry(s).or_default().extend_from_slice(stmts);
+    }
+    /// Statements run when logical IF `s` takes its consequent, before the consequent.
+    pub fn insert_in_consequent(&mut self, s: usize, stmts: &[String]) {
+        self.consequent
+            .entry(s)
+            .or_default()
+            .extend_from_slice(stmts);
+    }
+    /// Specification statements at the top of unit `u` (before its first executable
+    /// statement, DATA statement or statement function).
+    pub fn declare(&mut self, u: usize, stmts: &[String]) {
+        self.declarations
+            .entry(u)
+            .or_default()
+            .extend_from_slice(stmts);
+    }
+
+    /// Give labeled DO loops ending on statements that get code before them a new terminal.
+    fn plan_do_relabels(&mut self, prog: &Program) {
+        for (ui, unit) in prog.units.iter().enumerate() {
+            let _ = ui;
+            let mut used: HashSet<u32> = unit.labels.clone();
+            // Terminals (by label) that get statements before them.
+            let mut terminal_of: HashMap<u32, usize> = HashMap::new();
+            for s in unit.first..unit.end {
+                let st = &prog.stmts[s];
+                if let Some(l) = prog.statement(s).label {
+                    if st.do_terminal && self.before.contains_key(&s) {
+                        terminal_of.insert(l, s);
+                    }
+                }
+            }
+            let mut new_label: HashMap<u32, u32> = HashMap::new();
+            for s in unit.first..unit.end {
+                let lab = match &prog.stmts[s].stmt {
+                    Some(Stmt::Do(Some(l), _)) | Some(Stmt::DoWhile(Some(l), _)) => *l,
+                    _ => continue,
+                };
+                let Some(&term) = terminal_of.get(&lab) else {
+                    continue;
+                };
+                let nl = *new_label.entry(lab).or_insert_with(|| {
+                    let digits = lab.to_string().len() as u32;
+                    let lo = 10u32.pow(digits - 1).max(1);
+                    let hi = 10u32.pow(digits) - 1;
+                    let pick = (lo..=hi)
+                        .rev()
+                        .find(|c| !used.contains(c))
+                        .or_else(|| (1..=99999).rev().find(|c| !used.contains(c)))
+                        .unwrap_or(lab);
+                    used.insert(pick);
+                    pick
+                });
+                self.relabel_do.insert(s, (lab, nl));
+                self.new_terminal.insert(term, nl);
+            }
+        }
+    }
+
+    /// Write the edited source files: (original path, new text) per file.
+    pub fn render(mut self, prog: &Program) -> Vec<(String, String)> {
+        self.plan_do_relabels(prog);
+        let mut decl_before: HashMap<usize, Vec<String>> = HashMap::new();
+        for (u, lines) in &self.declarations {
+            decl_before
+                .entry(prog.units[*u].decl_at)
+                .or_default()
+                .extend(lines.iter().cloned());
+        }
+        let mut out = Vec::new();
+        for (fi, file) in prog.files.iter().enumerate() {
+            // First line of each statement -> global statement index.
+            let mut starts: HashMap<u32, usize> = HashMap::new();
+            let mut in_stmt: HashSet<u32> = HashSet::new();
+            for (s, st) in prog.stmts.iter().enumerate() {
+                if st.file == fi {
+                    let lines = &file.statements[st.src].lines;
+                    starts.insert(lines[0], s);
+                    in_stmt.extend(lines.iter().copied());
+                }
+            }
+            let mut text = String::new();
+            for (i, line) in file.lines.iter().enumerate() {
+                let i = i as u32;
+                if let Some(&s) = starts.get(&i) {
+                    self.emit_statement(prog, s, &decl_before, &mut text);
+                } else if !in_stmt.contains(&i) {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+            out.push((file.path.clone(), text));
+        }
+        out
+    }
+
+    fn push(&self, text: &mut String, line: &str) {
+        // Lines the rewriter edits may grow: wrap them onto continuation lines.
+        let chars: Vec<char> = line.chars().collect();
+        if chars.len() <= self.line_length || chars.len() <= 6 {
+            text.push_str(line);
+            text.push('\n');
+            return;
+        }
+        let head: String = chars[..self.line_length].iter().collect();
+        text.push_str(&head);
+        text.push('\n');
+        let mut rest = &chars[self.line_length..];
+        while !rest.is_empty() {
+            let n = rest.len().min(self.line_length - 6);
+            let piece: String = rest[..n].iter().collect();
+            text.push_str("     &");
+            text.push_str(&piece);
+            text.push('\n');
+            rest = &rest[n..];
+        }
+    }
+
+    fn emit_statement(
+        &self,
+        prog: &Program,
+        s: usize,
+        decl_before: &HashMap<usize, Vec<String>>,
+        text: &mut String,
+    ) {
+        let st = prog.statement(s);
+        let file = &prog.files[st.file];
+        let mut lines: Vec<String> = st
+            .lines
+            .iter()
+            .map(|&l| file.lines[l as usize].clone())
+            .collect();
+        if let Some(d) = decl_before.get(&s) {
+            for l in d {
+                self.push(text, &fixed_line(None, l));
+            }
+        }
+        let mut label = st.label;
+        if let Some(before) = self.before.get(&s) {
+            for (k, b) in before.iter().enumerate() {
+                let lab = if k == 0 { label.take() } else { None };
+                self.push(text, &fixed_line(lab, b));
+            }
+            if label.is_none() && st.label.is_some() {
+                lines[0] = strip_label(&lines[0]);
+            }
+        }
+        if let Some(&(old, new)) = self.relabel_do.get(&s) {
+            relabel(st, &mut lines, &file.lines, old, new);
+        }
+        match (&prog.stmts[s].stmt, self.consequent.get(&s)) {
+            (Some(Stmt::LogicalIf(_, _, off)), Some(inserted)) => {
+                let (l, c) = st.position(*off);
+                let l = (l - 1) as usize; // 0-based line in file
+                let k = st.lines.iter().position(|&x| x as usize == l).unwrap_or(0);
+                let cut = (c as usize).saturating_sub(1).min(lines[k].len());
+                let head = &lines[k][..cut];
+                for line in &lines[..k] {
+                    self.push(text, line);
+                }
+                if head.chars().count() + 5 <= self.line_length {
+                    self.push(text, &format!("{head} THEN"));
+                } else {
+                    self.push(text, head);
+                    self.push(text, "     &THEN");
+                }
+                for b in inserted {
+                    self.push(text, &fixed_line(None, b));
+                }
+                let tail = format!("{}{}", " ".repeat(cut.max(6)), &lines[k][cut..]);
+                self.push(text, &tail);
+                for line in &lines[k + 1..] {
+                    self.push(text, line);
+                }
+                self.push(text, &fixed_line(None, "END IF"));
+            }
+            _ => {
+                for line in &lines {
+                    self.push(text, line);
+                }
+            }
+        }
+        if let Some(after) = self.after.get(&s) {
+            for a in after {
+                self.push(text, &fixed_line(None, a));
+            }
+        }
+        if let Some(&nl) = self.new_terminal.get(&s) {
+            self.push(text, &fixed_line(Some(nl), "CONTINUE"));
+        }
+    }
+}
+
+/// The line with its label field blanked.
+fn strip_label(line: &str) -> String {
+    let b = line.as_bytes();
+    if let Some(tab) = b.iter().take(6).position(|&c| c == b'\t') {
+        return line[tab..].to_string();
+    }
+    let n = 5.min(line.len());
+    if !line.is_char_boundary(n) {
+        return line.to_string();
+    }
+    format!("{}{}", " ".repeat(n), &line[n..])
+}
+
+/// Replace the label of a `DO label ...` statement in its physical lines.
+fn relabel(
+    st: &crate::source::Statement,
+    lines: &mut [String],
+    _file: &[String],
+    old: u32,
+    new: u32,
+) {
+    let digits = old.to_string().len();
+    // The label follows `DO` in the squeezed text.
+    let positions: Vec<(u32, u16)> = (2..2 + digits).map(|p| st.position(p)).collect();
+    let new_s = new.to_string();
+    // Edit from the last digit backwards so earlier byte offsets stay valid.
+    let same_len = new_s.len() == digits;
+    for (k, &(l, c)) in positions.iter().enumerate().rev() {
+        let li = st.lines.iter().position(|&x| x + 1 == l).unwrap_or(0);
+        let at = (c as usize).saturating_sub(1);
+        let line = &mut lines[li];
+        if at >= line.len() || !line.is_char_boundary(at) || !line.is_char_boundary(at + 1) {
+            continue;
+        }
+        let replacement = if same_len {
+            new_s[k..k + 1].to_string()
+        } else if k == 0 {
+            new_s.clone()
+        } else {
+            String::new()
+        };
+        line.replace_range(at..at + 1, &replacement);
+    }
+}
+
+/// The counter increment statement for probe `k` (0-based).
+pub fn increment(names: &Names, k: usize) -> String {
+    format!("{c}({i})={c}({i})+1", c = names.counters, i = k + 1)
+}
+
+/// The instrumented copy for dynamic counts and the dump routine's source.
+pub struct Instrumented {
+    pub names: Names,
+    pub files: Vec<(String, String)>,
+    /// A separate source file: the dump subroutine and the BLOCK DATA zeroing the counters.
+    pub support: String,
+    pub counters: usize,
+}
+
+/// Write the counted copy of a program: one counter per probe, dumped at every STOP and at
+/// the END of the main program.
+pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
+    let names = Names::pick(prog);
+    let n = prog.probes.len().max(1);
+    let mut rw = Rewriter::new(line_length);
+    let decl = [
+        format!("INTEGER*8 {}", names.counters),
+        format!("COMMON /{}/ {}({n})", names.common, names.counters),
+    ];
+    for (u, unit) in prog.units.iter().enumerate() {
+        if unit.kind != UnitKind::BlockData {
+            rw.declare(u, &decl);
+        }
+    }
+    let dump = format!("CALL {}", names.dump);
+    for (k, p) in prog.probes.iter().enumerate() {
+        match *p {
+            Probe::Before(s) => rw.insert_before(s, &[increment(&names, k)]),
+            Probe::After(s) => rw.insert_after(s, &[increment(&names, k)]),
+            Probe::Consequent(s) => rw.insert_in_consequent(s, &[increment(&names, k)]),
+        }
+    }
+    for (s, st) in prog.stmts.iter().enumerate() {
+        let main = prog.units[st.unit].kind == UnitKind::Main;
+        match &st.stmt {
+            Some(Stmt::Stop) => rw.insert_before(s, std::slice::from_ref(&dump)),
+            Some(Stmt::End) if main => rw.insert_before(s, std::slice::from_ref(&dump)),
+            Some(Stmt::LogicalIf(_, inner, _)) if matches!(**inner, Stmt::Stop) => {
+                rw.insert_in_consequent(s, std::slice::from_ref(&dump))
+            }
+            _ => {}
+        }
+    }
+    let files = rw.render(prog);
+    let c = &names.counters;
+    let support = [
+        format!("      SUBROUTINE {}", names.dump),
+        format!("      INTEGER*8 {c}"),
+        format!("      COMMON /{}/ {c}({n})", names.common),
+        "      CHARACTER*4096 FNAME".into(),
+        "      INTEGER IU, K, L, ST".into(),
+        "      CALL GET_ENVIRONMENT_VARIABLE('OPCOST_COUNTS', FNAME, L, ST)".into(),
+        "      IF (ST .NE. 0 .OR. L .EQ. 0) RETURN".into(),
+        "      OPEN (NEWUNIT=IU, FILE=FNAME(1:L), STATUS='REPLACE')".into(),
+        format!("      WRITE (IU, '(I0)') {n}"),
+        format!("      DO 10 K = 1, {n}"),
+        format!("         WRITE (IU, '(I0)') {c}(K)"),
+        "   10 CONTINUE".into(),
+        "      CLOSE (IU)".into(),
+        "      END".into(),
+        format!("      BLOCK DATA {}", names.block_data),
+        format!("      INTEGER*8 {c}"),
+        format!("      COMMON /{}/ {c}({n})", names.common),
+        format!("      DATA {c} /{n}*0/"),
+        "      END".into(),
+    ]
+    .join("\n")
+        + "\n";
+    Instrumented {
+        names,
+        files,
+        support,
+        counters: n,
+    }
+}

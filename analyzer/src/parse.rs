@@ -1,0 +1,1016 @@
+//! nom parsers for the squeezed text of one statement (see [`crate::source`]): expressions
+//! with Fortran 77 precedence (ANSI X3.9-1978 section 6) and every statement form the
+//! analyzer knows. Blanks are already gone, so `DO 10 I = 1, N` arrives as `DO10I=1,N` and
+//! an assignment is recognized before keywords (`DO10I=1.5` assigns to `DO10I`).
+
+use crate::syntax::*;
+use nom::{
+    branch::alt,
+    bytes::complete::{tag, take_while, take_while1},
+    character::complete::{char, digit1, satisfy},
+    combinator::{all_consuming, map, opt, recognize, value},
+    multi::{many0, separated_list0, separated_list1},
+    sequence::{delimited, pair, preceded, terminated, tuple},
+    IResult,
+};
+
+type R<'a, T> = IResult<&'a str, T>;
+
+/// Why a statement could not be parsed: the byte offset in the squeezed text where the
+/// parser stopped, and what it expected there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub offset: usize,
+    pub expected: String,
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '$'
+}
+
+/// A symbolic name (letters, digits, `_`, `$`; the first a letter).
+pub fn name(i: &str) -> R<'_, String> {
+    map(
+        recognize(pair(
+            satisfy(|c| c.is_ascii_alphabetic()),
+            take_while(is_name_char),
+        )),
+        str::to_string,
+    )(i)
+}
+
+pub fn label(i: &str) -> R<'_, u32> {
+    let (r, d) = digit1(i)?;
+    match d.parse::<u32>() {
+        Ok(v) if d.len() <= 5 => Ok((r, v)),
+        _ => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Digit,
+        ))),
+    }
+}
+
+const DOT_WORDS: &[&str] = &[
+    "EQ", "NE", "LT", "LE", "GT", "GE", "AND", "OR", "NOT", "EQV", "NEQV", "TRUE", "FALSE",
+];
+
+/// `.WORD.` where WORD is one of the dotted operators or logical constants.
+fn dot_word(i: &str) -> Option<(&str, &str)> {
+    let rest = i.strip_prefix('.')?;
+    let end = rest.find(|c: char| !c.is_ascii_alphabetic())?;
+    let word = &rest[..end];
+    if rest[end..].starts_with('.') && DOT_WORDS.contains(&word) {
+        Some((word, &rest[end + 1..]))
+    } else {
+        None
+    }
+}
+
+fn dot_op<'a>(w: &'static str) -> impl Fn(&'a str) -> R<'a, ()> {
+    move |i: &'a str| match dot_word(i) {
+        Some((word, rest)) if word == w => Ok((rest, ())),
+        _ => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Tag,
+        ))),
+    }
+}
+
+fn exponent(i: &str) -> R<'_, (char, &str)> {
+    pair(
+        satisfy(|c| matches!(c, 'E' | 'D' | 'Q')),
+        recognize(pair(opt(alt((char('+'), char('-')))), digit1)),
+    )(i)
+}
+
+/// An unsigned integer or real literal. `1.EQ.2` is the integer 1 followed by `.EQ.`.
+fn number(i: &str) -> R<'_, SExpr> {
+    let start = i;
+    let (mut r, int_part) = opt(digit1)(i)?;
+    let mut is_real = false;
+    if r.starts_with('.') && dot_word(r).is_none() {
+        let (r2, frac) = take_while(|c: char| c.is_ascii_digit())(&r[1..])?;
+        if int_part.is_none() && frac.is_empty() {
+            return Err(nom::Err::Error(nom::error::Error::new(
+                i,
+                nom::error::ErrorKind::Digit,
+            )));
+        }
+        r = r2;
+        is_real = true;
+    } else if int_part.is_none() {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Digit,
+        )));
+    }
+    let mut double = false;
+    if let Ok((r2, (e, _))) = exponent(r) {
+        r = r2;
+        is_real = true;
+        double = e != 'E';
+    }
+    // Kind suffix (`1.0_8`, an extension) is accepted and ignored.
+    if let Some(rest) = r.strip_prefix('_') {
+        let (r2, _) = take_while1(is_name_char)(rest)?;
+        r = r2;
+    }
+    let text = start[..start.len() - r.len()].to_string();
+    if is_real {
+        Ok((r, SExpr::Real { text, double }))
+    } else {
+        Ok((r, SExpr::Int(text)))
+    }
+}
+
+/// A character constant in apostrophes or quotes (doubled to escape).
+fn string(i: &str) -> R<'_, SExpr> {
+    let q = match i.chars().next() {
+        Some(c @ ('\'' | '"')) => c,
+        _ => {
+            return Err(nom::Err::Error(nom::error::Error::new(
+                i,
+                nom::error::ErrorKind::Char,
+            )))
+        }
+    };
+    let b = i.as_bytes();
+    let mut k = 1;
+    let mut s = String::new();
+    while k < b.len() {
+        if b[k] == q as u8 {
+            if b.get(k + 1) == Some(&(q as u8)) {
+                s.push(q);
+                k += 2;
+                continue;
+            }
+            return Ok((&i[k + 1..], SExpr::Str(s)));
+        }
+        let ch = i[k..].chars().next().unwrap_or('?');
+        s.push(ch);
+        k += ch.len_utf8();
+    }
+    Err(nom::Err::Error(nom::error::Error::new(
+        i,
+        nom::error::ErrorKind::Char,
+    )))
+}
+
+fn logical(i: &str) -> R<'_, SExpr> {
+    alt((
+        value(SExpr::Logical(true), dot_op("TRUE")),
+        value(SExpr::Logical(false), dot_op("FALSE")),
+    ))(i)
+}
+
+/// One argument inside `name( ... )`.
+pub fn arg(i: &str) -> R<'_, Arg> {
+    alt((
+        map(preceded(alt((char('*'), char('&'))), label), Arg::AltReturn),
+        map(tuple((opt(expr), char(':'), opt(expr))), |(lo, _, hi)| {
+            Arg::Range(lo, hi)
+        }),
+        map(
+            tuple((
+                name,
+                terminated(char('='), nom::combinator::not(char('='))),
+                expr,
+            )),
+            |(n, _, e)| Arg::Keyword(n, e),
+        ),
+        map(expr, Arg::Expr),
+    ))(i)
+}
+
+pub fn arg_list(i: &str) -> R<'_, Vec<Arg>> {
+    delimited(char('('), separated_list0(char(','), arg), char(')'))(i)
+}
+
+fn substring_range(i: &str) -> R<'_, (Option<SExpr>, Option<SExpr>)> {
+    delimited(
+        char('('),
+        map(tuple((opt(expr), char(':'), opt(expr))), |(a, _, b)| (a, b)),
+        char(')'),
+    )(i)
+}
+
+/// `name`, `name(args)`, `name(args)(lo:hi)`: the targets of assignments and the
+/// references in expressions.
+pub fn designator(i: &str) -> R<'_, SExpr> {
+    let (r, n) = name(i)?;
+    let (r, args) = opt(arg_list)(r)?;
+    let Some(args) = args else {
+        return Ok((r, SExpr::Name(n)));
+    };
+    let base = SExpr::Apply(n, args);
+    let (r, sub) = opt(substring_range)(r)?;
+    Ok((
+        r,
+        match sub {
+            Some((lo, hi)) => SExpr::Substring(Box::new(base), lo.map(Box::new), hi.map(Box::new)),
+            None => base,
+        },
+    ))
+}
+
+fn paren_or_complex(i: &str) -> R<'_, SExpr> {
+    let (r, _) = char('(')(i)?;
+    let (r, a) = expr(r)?;
+    if let Ok((r2, b)) = delimited(char(','), expr, char(')'))(r) {
+        return Ok((r2, SExpr::Complex(Box::new(a), Box::new(b))));
+    }
+    let (r, _) = char(')')(r)?;
+    Ok((r, SExpr::Paren(Box::new(a))))
+}
+
+fn primary(i: &str) -> R<'_, SExpr> {
+    alt((number, string, logical, paren_or_complex, designator))(i)
+}
+
+fn sign(i: &str) -> R<'_, UOp> {
+    alt((value(UOp::Neg, char('-')), value(UOp::Plus, char('+'))))(i)
+}
+
+/// A power operand; a sign here (`A*-B`, `A**-2`) is a common extension.
+fn unary_primary(i: &str) -> R<'_, SExpr> {
+    alt((
+        map(pair(sign, pow_level), |(op, e)| {
+            SExpr::Unary(op, Box::new(e))
+        }),
+        primary,
+    ))(i)
+}
+
+fn pow_level(i: &str) -> R<'_, SExpr> {
+    let (r, base) = unary_primary(i)?;
+    if let Some(rest) = r.strip_prefix("**") {
+        let (r2, exp) = pow_level(rest)?;
+        return Ok((r2, SExpr::Binary(BOp::Pow, Box::new(base), Box::new(exp))));
+    }
+    Ok((r, base))
+}
+
+fn mul_op(i: &str) -> R<'_, BOp> {
+    if i.starts_with("**") || i.starts_with("//") || i.starts_with("/=") {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Tag,
+        )));
+    }
+    alt((value(BOp::Mul, char('*')), value(BOp::Div, char('/'))))(i)
+}
+
+fn fold(first: SExpr, rest: Vec<(BOp, SExpr)>) -> SExpr {
+    rest.into_iter().fold(first, |l, (op, r)| {
+        SExpr::Binary(op, Box::new(l), Box::new(r))
+    })
+}
+
+fn mul_level(i: &str) -> R<'_, SExpr> {
+    let (r, first) = pow_level(i)?;
+    let (r, rest) = many0(pair(mul_op, pow_level))(r)?;
+    Ok((r, fold(first, rest)))
+}
+
+fn add_level(i: &str) -> R<'_, SExpr> {
+    let (r, lead) = opt(sign)(i)?;
+    let (r, first) = mul_level(r)?;
+    let first = match lead {
+        Some(op) => SExpr::Unary(op, Box::new(first)),
+        None => first,
+    };
+    let (r, rest) = many0(pair(
+        alt((value(BOp::Add, char('+')), value(BOp::Sub, char('-')))),
+        mul_level,
+    ))(r)?;
+    Ok((r, fold(first, rest)))
+}
+
+fn concat_level(i: &str) -> R<'_, SExpr> {
+    let (r, first) = add_level(i)?;
+    let (r, rest) = many0(pair(value(BOp::Concat, tag("//")), add_level))(r)?;
+    Ok((r, fold(first, rest)))
+}
+
+fn rel_op(i: &str) -> R<'_, BOp> {
+    alt((
+        value(BOp::Eq, dot_op("EQ")),
+        value(BOp::Ne, dot_op("NE")),
+        value(BOp::Le, dot_op("LE")),
+        value(BOp::Lt, dot_op("LT")),
+        value(BOp::Ge, dot_op("GE")),
+        value(BOp::Gt, dot_op("GT")),
+        value(BOp::Eq, tag("==")),
+        value(BOp::Ne, tag("/=")),
+        value(BOp::Le, tag("<=")),
+        value(BOp::Lt, tag("<")),
+        value(BOp::Ge, tag(">=")),
+        value(BOp::Gt, tag(">")),
+    ))(i)
+}
+
+fn rel_level(i: &str) -> R<'_, SExpr> {
+    let (r, l) = concat_level(i)?;
+    if let Ok((r2, op)) = rel_op(r) {
+        let (r3, rr) = concat_level(r2)?;
+        return Ok((r3, SExpr::Binary(op, Box::new(l), Box::new(rr))));
+    }
+    Ok((r, l))
+}
+
+fn not_level(i: &str) -> R<'_, SExpr> {
+    alt((
+        map(preceded(dot_op("NOT"), not_level), |e| {
+            SExpr::Unary(UOp::Not, Box::new(e))
+        }),
+        rel_level,
+    ))(i)
+}
+
+fn and_level(i: &str) -> R<'_, SExpr> {
+    let (r, first) = not_level(i)?;
+    let (r, rest) = many0(pair(value(BOp::And, dot_op("AND")), not_level))(r)?;
+    Ok((r, fold(first, rest)))
+}
+
+fn or_level(i: &str) -> R<'_, SExpr> {
+    let (r, first) = and_level(i)?;
+    let (r, rest) = many0(pair(value(BOp::Or, dot_op("OR")), and_level))(r)?;
+    Ok((r, fold(first, rest)))
+}
+
+/// An expression (the lowest precedence level: `.EQV.` / `.NEQV.`).
+pub fn expr(i: &str) -> R<'_, SExpr> {
+    let (r, first) = or_level(i)?;
+    let (r, rest) = many0(pair(
+        alt((
+            value(BOp::Eqv, dot_op("EQV")),
+            value(BOp::Neqv, dot_op("NEQV")),
+        )),
+        or_level,
+    ))(r)?;
+    Ok((r, fold(first, rest)))
+}
+
+// ---------------------------------------------------------------- declarations
+
+fn char_len(i: &str) -> R<'_, ()> {
+    preceded(
+        char('*'),
+        alt((
+            value((), digit1),
+            value((), tag("(*)")),
+            value((), delimited(char('('), expr, char(')'))),
+        )),
+    )(i)
+}
+
+/// A type keyword with its optional length (`REAL*8`, `DOUBLE PRECISION`, `CHARACTER*(*)`).
+fn type_spec(i: &str) -> R<'_, TypeName> {
+    if let Some(r) = i.strip_prefix("DOUBLEPRECISION") {
+        return Ok((r, TypeName::Double));
+    }
+    if let Some(r) = i.strip_prefix("DOUBLECOMPLEX") {
+        return Ok((r, TypeName::Complex));
+    }
+    let (r, base) = alt((
+        value(TypeName::Integer, tag("INTEGER")),
+        value(TypeName::Real, tag("REAL")),
+        value(TypeName::Complex, tag("COMPLEX")),
+        value(TypeName::Logical, tag("LOGICAL")),
+        value(TypeName::Character, tag("CHARACTER")),
+        value(TypeName::Integer, tag("BYTE")),
+    ))(i)?;
+    if base == TypeName::Character {
+        let (r, _) = opt(char_len)(r)?;
+        return Ok((r, base));
+    }
+    match preceded(char('*'), digit1::<&str, nom::error::Error<&str>>)(r) {
+        Ok((r2, n)) => {
+            let t = match (base, n) {
+                (TypeName::Real, "8" | "16") => TypeName::Double,
+                (TypeName::Complex, "16" | "32") => TypeName::Complex,
+                (t, _) => t,
+            };
+            Ok((r2, t))
+        }
+        Err(_) => Ok((r, base)),
+    }
+}
+
+fn bound(i: &str) -> R<'_, Option<SExpr>> {
+    alt((value(None, char('*')), map(expr, Some)))(i)
+}
+
+fn dim(i: &str) -> R<'_, Dim> {
+    alt((
+        map(tuple((expr, char(':'), bound)), |(lo, _, hi)| Dim {
+            lo: Some(lo),
+            hi,
+        }),
+        map(bound, |hi| Dim { lo: None, hi }),
+    ))(i)
+}
+
+fn dims(i: &str) -> R<'_, Vec<Dim>> {
+    delimited(char('('), separated_list1(char(','), dim), char(')'))(i)
+}
+
+fn entity(i: &str) -> R<'_, Entity> {
+    let (r, n) = name(i)?;
+    let (r, _) = opt(char_len)(r)?;
+    let (r, d) = opt(dims)(r)?;
+    let (r, _) = opt(char_len)(r)?;
+    Ok((r, Entity { name: n, dims: d }))
+}
+
+/// An entity of a type statement; DATA-style initial values (an extension) are skipped.
+fn typed_entity(i: &str) -> R<'_, Entity> {
+    terminated(
+        entity,
+        opt(delimited(char('/'), take_while(|c| c != '/'), char('/'))),
+    )(i)
+}
+
+fn entity_list(i: &str) -> R<'_, Vec<Entity>> {
+    separated_list1(char(','), entity)(i)
+}
+
+fn name_list(i: &str) -> R<'_, Vec<String>> {
+    separated_list1(char(','), name)(i)
+}
+
+fn dummy_list(i: &str) -> R<'_, Vec<String>> {
+    map(
+        opt(delimited(
+            char('('),
+            separated_list0(char(','), alt((name, map(char('*'), |_| "*".to_string())))),
+            char(')'),
+        )),
+        Option::unwrap_or_default,
+    )(i)
+}
+
+fn common(i: &str) -> R<'_, Vec<(String, Vec<Entity>)>> {
+    let block_name = |i| {
+        delimited(
+            char('/'),
+            map(opt(name), Option::unwrap_or_default),
+            char('/'),
+        )(i)
+    };
+    let (mut r, first_name) = opt(block_name)(i)?;
+    let mut out = Vec::new();
+    let mut current = first_name.unwrap_or_default();
+    loop {
+        let (r2, ents) = entity_list(r)?;
+        out.push((current.clone(), ents));
+        r = r2;
+        let (r3, _) = opt(char(','))(r)?;
+        match block_name(r3) {
+            Ok((r4, n)) => {
+                current = n;
+                r = r4;
+            }
+            Err(_) => break,
+        }
+    }
+    Ok((r, out))
+}
+
+fn letter_range(i: &str) -> R<'_, (u8, u8)> {
+    let (r, a) = satisfy(|c| c.is_ascii_alphabetic())(i)?;
+    let (r, b) = opt(preceded(char('-'), satisfy(|c| c.is_ascii_alphabetic())))(r)?;
+    Ok((r, (a as u8, b.unwrap_or(a) as u8)))
+}
+
+fn implicit(i: &str) -> R<'_, Implicit> {
+    if i == "NONE" {
+        return Ok(("", Implicit::None));
+    }
+    map(
+        separated_list1(
+            char(','),
+            pair(
+                type_spec,
+                delimited(
+                    char('('),
+                    separated_list1(char(','), letter_range),
+                    char(')'),
+                ),
+            ),
+        ),
+        Implicit::Ranges,
+    )(i)
+}
+
+fn parameter(i: &str) -> R<'_, Vec<(String, SExpr)>> {
+    delimited(
+        char('('),
+        separated_list1(
+            char(','),
+            map(tuple((name, char('='), expr)), |(n, _, e)| (n, e)),
+        ),
+        char(')'),
+    )(i)
+}
+
+fn label_list(i: &str) -> R<'_, Vec<u32>> {
+    delimited(char('('), separated_list1(char(','), label), char(')'))(i)
+}
+
+// ---------------------------------------------------------------- statements
+
+fn fail(offset: usize, expected: &str) -> Failure {
+    Failure {
+        offset,
+        expected: expected.to_string(),
+    }
+}
+
+/// Run `p` on the whole of `rest` (which starts at byte `base` of the statement).
+fn whole<'a, T>(
+    base: usize,
+    rest: &'a str,
+    what: &str,
+    p: impl FnMut(&'a str) -> R<'a, T>,
+) -> Result<T, Failure> {
+    match all_consuming(p)(rest) {
+        Ok((_, v)) => Ok(v),
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+            // The farthest point reached is the best location we have; `all_consuming`
+            // reports the unconsumed tail on success-with-leftovers.
+            Err(fail(base + rest.len() - e.input.len(), what))
+        }
+        Err(nom::Err::Incomplete(_)) => Err(fail(base + rest.len(), what)),
+    }
+}
+
+/// The byte offset of the top-level `=` of an assignment, if the text has one.
+fn top_level_eq(t: &str) -> Option<usize> {
+    let b = t.as_bytes();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    for (k, &c) in b.iter().enumerate() {
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            b'\'' | b'"' => quote = Some(c),
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            b'=' if depth == 0 => {
+                let prev = k.checked_sub(1).map(|p| b[p]);
+                let next = b.get(k + 1);
+                if next == Some(&b'=') || matches!(prev, Some(b'=' | b'/' | b'<' | b'>')) {
+                    continue;
+                }
+                return Some(k);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+const IO_KEYWORDS: &[&str] = &[
+    "READ",
+    "WRITE",
+    "PRINT",
+    "OPEN",
+    "CLOSE",
+    "REWIND",
+    "BACKSPACE",
+    "ENDFILE",
+    "INQUIRE",
+];
+
+/// Parse one squeezed statement.
+pub fn statement(t: &str) -> Result<Stmt, Failure> {
+    statement_at(t, 0)
+}
+
+fn statement_at(t: &str, base: usize) -> Result<Stmt, Failure> {
+    // Assignment (or statement function) first: keywords are not reserved.
+    if let Some(eq) = top_level_eq(t) {
+        if let Ok(("", lhs)) = designator(&t[..eq]) {
+            let rhs_text = &t[eq + 1..];
+            if let Ok(("", rhs)) = expr(rhs_text) {
+                return Ok(Stmt::Assignment(lhs, rhs));
+            }
+            let starts_with_keyword = t.starts_with("DO") || t.starts_with("IF");
+            if !starts_with_keyword {
+                return Err(whole(base + eq + 1, rhs_text, "an expression", expr).unwrap_err());
+            }
+        }
+    }
+    keyword_statement(t, base)
+}
+
+fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
+    let at = |rest: &str| base + t.len() - rest.len();
+    macro_rules! rest_of {
+        ($kw:expr) => {
+            t.strip_prefix($kw)
+        };
+    }
+    // Unit headers and END.
+    if matches!(
+        t,
+        "END" | "ENDPROGRAM" | "ENDSUBROUTINE" | "ENDFUNCTION" | "ENDBLOCKDATA"
+    ) || t.starts_with("ENDPROGRAM")
+        || t.starts_with("ENDSUBROUTINE")
+        || t.starts_with("ENDFUNCTION")
+    {
+        return Ok(Stmt::End);
+    }
+    if matches!(t, "ENDIF") {
+        return Ok(Stmt::EndIf);
+    }
+    if t == "ENDDO" {
+        return Ok(Stmt::EndDo);
+    }
+    if t == "ELSE" {
+        return Ok(Stmt::Else);
+    }
+    if t == "CONTINUE" {
+        return Ok(Stmt::Continue);
+    }
+    if let Some(r) = rest_of!("PROGRAM") {
+        return whole(at(r), r, "a program name", name).map(Stmt::Program);
+    }
+    if let Some(r) = rest_of!("BLOCKDATA") {
+        return whole(at(r), r, "a BLOCK DATA name", opt(name)).map(Stmt::BlockData);
+    }
+    if let Some(r) = rest_of!("SUBROUTINE") {
+        return whole(
+            at(r),
+            r,
+            "a subroutine name and dummy arguments",
+            pair(name, dummy_list),
+        )
+        .map(|(n, a)| Stmt::Subroutine(n, a));
+    }
+    if let Some(r) = rest_of!("ENTRY") {
+        return whole(
+            at(r),
+            r,
+            "an entry name and dummy arguments",
+            pair(name, dummy_list),
+        )
+        .map(|(n, a)| Stmt::Entry(n, a));
+    }
+    if let Some(r) = rest_of!("FUNCTION") {
+        return whole(
+            at(r),
+            r,
+            "a function name and dummy arguments",
+            pair(name, dummy_list),
+        )
+        .map(|(n, a)| Stmt::Function(None, n, a));
+    }
+    if let Ok((r, ty)) = type_spec(t) {
+        if let Some(f) = r.strip_prefix("FUNCTION") {
+            if let Ok(("", (n, a))) = pair(name, dummy_list)(f) {
+                return Ok(Stmt::Function(Some(ty), n, a));
+            }
+        }
+        let r2 = r
+            .strip_prefix("::")
+            .or_else(|| r.strip_prefix(','))
+            .unwrap_or(r);
+        return whole(
+            at(r2),
+            r2,
+            "a list of names to declare",
+            separated_list1(char(','), typed_entity),
+        )
+        .map(|e| Stmt::TypeDecl(ty, e));
+    }
+    if let Some(r) = rest_of!("DIMENSION") {
+        return whole(at(r), r, "array declarators", entity_list).map(Stmt::Dimension);
+    }
+    if let Some(r) = rest_of!("COMMON") {
+        return whole(at(r), r, "a COMMON block list", common).map(Stmt::Common);
+    }
+    if let Some(r) = rest_of!("PARAMETER") {
+        return whole(at(r), r, "(NAME = constant, ...)", parameter).map(Stmt::Parameter);
+    }
+    if let Some(r) = rest_of!("IMPLICIT") {
+        return whole(at(r), r, "NONE or type (letter ranges)", implicit).map(Stmt::Implicit);
+    }
+    if let Some(r) = rest_of!("EXTERNAL") {
+        return whole(at(r), r, "a list of names", name_list).map(Stmt::External);
+    }
+    if let Some(r) = rest_of!("INTRINSIC") {
+        return whole(at(r), r, "a list of names", name_list).map(Stmt::Intrinsic);
+    }
+    if t.starts_with("SAVE") {
+        return Ok(Stmt::NoCost("SAVE"));
+    }
+    if t.starts_with("EQUIVALENCE(") {
+        return Ok(Stmt::NoCost("EQUIVALENCE"));
+    }
+    if t.starts_with("DATA") && t.len() > 4 {
+        return Ok(Stmt::NoCost("DATA"));
+    }
+    if t.starts_with("FORMAT(") {
+        return Ok(Stmt::Format);
+    }
+    if let Some(r) = rest_of!("ASSIGN") {
+        return whole(
+            at(r),
+            r,
+            "ASSIGN label TO variable",
+            tuple((label, tag("TO"), name)),
+        )
+        .map(|(l, _, n)| Stmt::AssignLabel(l, n));
+    }
+    if let Some(r) = rest_of!("GOTO") {
+        if r.starts_with(|c: char| c.is_ascii_digit()) {
+            return whole(at(r), r, "a statement label", label).map(Stmt::Goto);
+        }
+        if r.starts_with('(') {
+            return whole(
+                at(r),
+                r,
+                "(labels) expression",
+                tuple((label_list, opt(char(',')), expr)),
+            )
+            .map(|(l, _, e)| Stmt::ComputedGoto(l, e));
+        }
+        return whole(
+            at(r),
+            r,
+            "a label variable",
+            pair(
+                name,
+                map(
+                    opt(preceded(opt(char(',')), label_list)),
+                    Option::unwrap_or_default,
+                ),
+            ),
+        )
+        .map(|(n, l)| Stmt::AssignedGoto(n, l));
+    }
+    if let Some(r) = rest_of!("ELSEIF(") {
+        let (r2, cond) = expr(r).map_err(|_| fail(at(r), "a condition"))?;
+        let tail = r2.strip_prefix(')').ok_or_else(|| fail(at(r2), "`)`"))?;
+        if tail != "THEN" {
+            return Err(fail(at(tail), "THEN"));
+        }
+        return Ok(Stmt::ElseIf(cond));
+    }
+    if let Some(r) = rest_of!("IF(") {
+        let (r2, cond) = expr(r).map_err(|_| fail(at(r), "a condition"))?;
+        let tail = r2.strip_prefix(')').ok_or_else(|| fail(at(r2), "`)`"))?;
+        if tail == "THEN" {
+            return Ok(Stmt::BlockIf(cond));
+        }
+        if tail.starts_with(|c: char| c.is_ascii_digit()) {
+            return whole(
+                at(tail),
+                tail,
+                "three labels",
+                tuple((label, char(','), label, char(','), label)),
+            )
+            .map(|(a, _, b, _, c)| Stmt::ArithIf(cond, [a, b, c]));
+        }
+        if tail.is_empty() {
+            return Err(fail(at(tail), "a statement after IF (...)"));
+        }
+        let off = at(tail);
+        let inner = statement_at(tail, off)?;
+        if matches!(
+            inner,
+            Stmt::LogicalIf(..)
+                | Stmt::BlockIf(_)
+                | Stmt::Do(..)
+                | Stmt::DoWhile(..)
+                | Stmt::End
+                | Stmt::EndIf
+                | Stmt::EndDo
+                | Stmt::Else
+                | Stmt::ElseIf(_)
+        ) || inner.is_specification()
+            || inner.is_unit_header()
+        {
+            return Err(fail(off, "an executable statement allowed in a logical IF"));
+        }
+        return Ok(Stmt::LogicalIf(cond, Box::new(inner), off));
+    }
+    if let Some(r) = rest_of!("DO") {
+        // DO [label[,]] WHILE (cond)   |   DO [label[,]] var = e1, e2 [, e3]
+        let (r1, lab) = opt(terminated(label, opt(char(','))))(r)
+            .map_err(|_: nom::Err<nom::error::Error<&str>>| fail(at(r), "a DO statement"))?;
+        if let Some(w) = r1.strip_prefix("WHILE(") {
+            let (r2, cond) = expr(w).map_err(|_| fail(at(w), "a condition"))?;
+            if r2 != ")" {
+                return Err(fail(at(r2), "`)` ending the DO WHILE condition"));
+            }
+            return Ok(Stmt::DoWhile(lab, cond));
+        }
+        return whole(
+            at(r1),
+            r1,
+            "var = start, end [, step]",
+            tuple((
+                name,
+                char('='),
+                expr,
+                char(','),
+                expr,
+                opt(preceded(char(','), expr)),
+            )),
+        )
+        .map(|(var, _, start, _, end, step)| {
+            Stmt::Do(
+                lab,
+                DoControl {
+                    var,
+                    start,
+                    end,
+                    step,
+                },
+            )
+        });
+    }
+    if let Some(r) = rest_of!("CALL") {
+        return whole(
+            at(r),
+            r,
+            "a subroutine name and arguments",
+            pair(name, opt(arg_list)),
+        )
+        .map(|(n, a)| Stmt::Call(n, a.unwrap_or_default()));
+    }
+    if let Some(r) = rest_of!("RETURN") {
+        return whole(at(r), r, "RETURN [expression]", opt(expr)).map(Stmt::Return);
+    }
+    if t.starts_with("STOP") {
+        return Ok(Stmt::Stop);
+    }
+    if t.starts_with("PAUSE") {
+        return Ok(Stmt::Pause);
+    }
+    for kw in IO_KEYWORDS {
+        if let Some(r) = t.strip_prefix(kw) {
+            if r.is_empty()
+                || r.starts_with(['(', '*', ','])
+                || r.starts_with(|c: char| c.is_ascii_alphanumeric())
+            {
+                return Ok(Stmt::Io(kw, Vec::new()));
+            }
+        }
+    }
+    Err(fail(base, "a Fortran 77 statement"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(s: &str) -> SExpr {
+        let (r, v) = expr(s).unwrap();
+        assert_eq!(r, "", "left over from {s}");
+        v
+    }
+
+    #[test]
+    fn precedence_and_dotted_operators() {
+        let v = e("A+B*C**2**K");
+        let SExpr::Binary(BOp::Add, _, rhs) = v else {
+            panic!()
+        };
+        let SExpr::Binary(BOp::Mul, _, p) = *rhs else {
+            panic!()
+        };
+        let SExpr::Binary(BOp::Pow, _, p2) = *p else {
+            panic!()
+        };
+        assert!(matches!(*p2, SExpr::Binary(BOp::Pow, _, _)));
+        assert!(matches!(e("1.EQ.2"), SExpr::Binary(BOp::Eq, ..)));
+        assert!(matches!(
+            e(".NOT.L.AND.X.GT.1.5E0"),
+            SExpr::Binary(BOp::And, ..)
+        ));
+        assert!(matches!(e("-X**2"), SExpr::Unary(UOp::Neg, _)));
+        assert_eq!(
+            e("1.D0"),
+            SExpr::Real {
+                text: "1.D0".into(),
+                double: true
+            }
+        );
+        assert!(matches!(e("(1.0,2.0)"), SExpr::Complex(..)));
+        assert!(matches!(e("S(1:N)//'x'"), SExpr::Binary(BOp::Concat, ..)));
+    }
+
+    #[test]
+    fn assignments_beat_keywords() {
+        assert!(matches!(statement("DO10I=1.5"), Ok(Stmt::Assignment(..))));
+        assert!(matches!(statement("DO10I=1,5"), Ok(Stmt::Do(Some(10), _))));
+        assert!(matches!(
+            statement("IF(X.GT.0)Y=1"),
+            Ok(Stmt::LogicalIf(..))
+        ));
+        assert!(matches!(
+            statement("A(I,J)=B(I)+C"),
+            Ok(Stmt::Assignment(..))
+        ));
+        assert!(matches!(
+            statement("DOWHILE(I.LT.N)"),
+            Ok(Stmt::DoWhile(None, _))
+        ));
+        assert!(matches!(
+            statement("DO10WHILE(I.LT.N)"),
+            Ok(Stmt::DoWhile(Some(10), _))
+        ));
+    }
+
+    #[test]
+    fn declarations() {
+        assert_eq!(
+            statement("REAL*8A(10,N),B"),
+            Ok(Stmt::TypeDecl(
+                TypeName::Double,
+                vec![
+                    Entity {
+                        name: "A".into(),
+                        dims: Some(vec![
+                            Dim {
+                                lo: None,
+                                hi: Some(SExpr::Int("10".into()))
+                            },
+                            Dim {
+                                lo: None,
+                                hi: Some(SExpr::Name("N".into()))
+                            }
+                        ])
+                    },
+                    Entity {
+                        name: "B".into(),
+                        dims: None
+                    }
+                ]
+            ))
+        );
+        assert!(matches!(
+            statement("DOUBLEPRECISIONFUNCTIONDDOT(N,DX)"),
+            Ok(Stmt::Function(Some(TypeName::Double), ..))
+        ));
+        let Ok(Stmt::Implicit(Implicit::Ranges(r))) = statement("IMPLICITREAL*8(A-H,O-Z)") else {
+            panic!()
+        };
+        assert_eq!(r[0].0, TypeName::Double);
+        assert_eq!(r[0].1, vec![(b'A', b'H'), (b'O', b'Z')]);
+        let Ok(Stmt::Common(c)) = statement("COMMON/A/X,Y(3)/B/Z") else {
+            panic!()
+        };
+        assert_eq!(c.len(), 2);
+        assert!(matches!(
+            statement("CHARACTER*(*)S,T*3"),
+            Ok(Stmt::TypeDecl(TypeName::Character, _))
+        ));
+    }
+
+    #[test]
+    fn control_statements() {
+        assert_eq!(statement("GOTO10"), Ok(Stmt::Goto(10)));
+        assert!(matches!(
+            statement("GOTO(10,20,30),I+1"),
+            Ok(Stmt::ComputedGoto(..))
+        ));
+        assert!(matches!(
+            statement("GOTOK,(10,20)"),
+            Ok(Stmt::AssignedGoto(..))
+        ));
+        assert!(matches!(
+            statement("IF(X-1.0)10,20,30"),
+            Ok(Stmt::ArithIf(_, [10, 20, 30]))
+        ));
+        assert!(matches!(
+            statement("ELSEIF(X.GT.1)THEN"),
+            Ok(Stmt::ElseIf(_))
+        ));
+        assert!(matches!(
+            statement("CALLSUB(A,*10,B(2))"),
+            Ok(Stmt::Call(..))
+        ));
+        assert!(matches!(
+            statement("WRITE(6,100)X"),
+            Ok(Stmt::Io("WRITE", _))
+        ));
+    }
+
+    #[test]
+    fn errors_point_at_the_problem() {
+        let f = statement("X=A+*B").unwrap_err();
+        assert_eq!(f.offset, 3);
+        assert!(statement("IF(X.GT.)Y=1").is_err());
+        assert!(statement("FROBNICATE").is_err());
+    }
+}

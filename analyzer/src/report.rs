@@ -1,0 +1,155 @@
+//! Reports: the static statistics of seed 004 figure 5.2 (mnemonic, operation, occurrences,
+//! fraction) and the dynamic statistics of table 5.5 (sorted by count, with fraction and
+//! cumulative fraction), for the whole program and each region, plus the operations outside
+//! the catalogue, by kind.
+
+use model::program_stats::PartStats;
+use model::{OpCounts, Param, ProgramStats};
+use prettytable::{format, row, Table};
+
+fn table() -> Table {
+    let mut t = Table::new();
+    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    t
+}
+
+/// Figure 5.2: every parameter that occurs, in catalogue order.
+pub fn static_table(c: &OpCounts) -> Table {
+    let total = c.total_characterized().max(1) as f64;
+    let mut t = table();
+    t.set_titles(row!["mnemonic", "operation", r->"occurrences", r->"fraction"]);
+    for (p, n) in &c.params {
+        t.add_row(row![
+            p.mnemonic(),
+            p.def().description(),
+            r->n,
+            r->format!("{:.4}", *n as f64 / total)
+        ]);
+    }
+    t.add_row(row!["", "total", r->c.total_characterized(), r->"1.0000"]);
+    t
+}
+
+/// Table 5.5: parameters sorted by count, with fraction and cumulative fraction.
+pub fn dynamic_table(c: &OpCounts) -> Table {
+    let total = c.total_characterized().max(1) as f64;
+    let mut rows: Vec<(Param, u64)> = c.params.iter().map(|(&p, &n)| (p, n)).collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut t = table();
+    t.set_titles(row!["mnemonic", "operation", r->"count", r->"fraction", r->"cumulative"]);
+    let mut cum = 0.0;
+    for (p, n) in rows {
+        let f = n as f64 / total;
+        cum += f;
+        t.add_row(row![
+            p.mnemonic(),
+            p.def().description(),
+            r->n,
+            r->format!("{f:.4}"),
+            r->format!("{cum:.4}")
+        ]);
+    }
+    t.add_row(row!["", "total", r->c.total_characterized(), r->"", r->""]);
+    t
+}
+
+/// Uncharacterized operations, by kind.
+pub fn uncharacterized_table(c: &OpCounts) -> Option<Table> {
+    if c.uncharacterized.is_empty() {
+        return None;
+    }
+    let mut rows: Vec<(&String, &u64)> = c.uncharacterized.iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let mut t = table();
+    t.set_titles(row!["uncharacterized operation", r->"count"]);
+    for (k, n) in rows {
+        t.add_row(row![k, r->n]);
+    }
+    Some(t)
+}
+
+fn part_text(out: &mut String, title: &str, p: &PartStats) {
+    out.push_str(&format!(
+        "\n== {title}: static statistics (seed 004 fig. 5.2)\n"
+    ));
+    out.push_str(&static_table(&p.static_counts).to_string());
+    if let Some(t) = uncharacterized_table(&p.static_counts) {
+        out.push_str("  outside the catalogue (static):\n");
+        out.push_str(&t.to_string());
+    }
+    if let Some(d) = &p.dynamic_counts {
+        out.push_str(&format!(
+            "\n== {title}: dynamic statistics (seed 004 table 5.5)\n"
+        ));
+        out.push_str(&dynamic_table(d).to_string());
+        if let Some(t) = uncharacterized_table(d) {
+            out.push_str("  outside the catalogue (dynamic):\n");
+            out.push_str(&t.to_string());
+        }
+    }
+}
+
+/// The whole text report: the program, then each region.
+pub fn text_report(s: &ProgramStats) -> String {
+    let mut out = format!(
+        "program {} ({} file(s), {} unit(s), {} skipped statement(s))\n",
+        s.program,
+        s.source_files.len(),
+        s.units.len(),
+        s.skipped_statements
+    );
+    part_text(&mut out, &format!("program {}", s.program), &s.total);
+    for r in &s.regions {
+        part_text(&mut out, &format!("region {}", r.name), r);
+    }
+    out
+}
+
+/// CSV: one row per (part, kind, operation): part,kind,mnemonic,static,dynamic.
+pub fn csv_report(s: &ProgramStats) -> Result<Vec<u8>, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["part", "name", "operation", "static_count", "dynamic_count"])?;
+    let parts = std::iter::once(("program", &s.total))
+        .chain(s.units.iter().map(|u| ("unit", u)))
+        .chain(s.regions.iter().map(|r| ("region", r)));
+    for (kind, p) in parts {
+        let dynm = p.dynamic_counts.as_ref();
+        let mut keys: Vec<String> = p
+            .static_counts
+            .params
+            .keys()
+            .map(|k| k.mnemonic().to_string())
+            .collect();
+        if let Some(d) = dynm {
+            for k in d.params.keys() {
+                if !p.static_counts.params.contains_key(k) {
+                    keys.push(k.mnemonic().to_string());
+                }
+            }
+        }
+        for m in keys {
+            let param = Param::from_mnemonic(&m).expect("a catalogue mnemonic");
+            let dv = dynm.map(|d| d.get(param).to_string()).unwrap_or_default();
+            w.write_record([
+                kind,
+                &p.name,
+                &m,
+                &p.static_counts.get(param).to_string(),
+                &dv,
+            ])?;
+        }
+        for (k, n) in &p.static_counts.uncharacterized {
+            let dv = dynm
+                .map(|d| d.uncharacterized.get(k).copied().unwrap_or(0).to_string())
+                .unwrap_or_default();
+            w.write_record([
+                kind,
+                &p.name,
+                &format!("uncharacterized: {k}"),
+                &n.to_string(),
+                &dv,
+            ])?;
+        }
+    }
+    w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
+}

@@ -1,0 +1,155 @@
+//! Summing statement counts into the ProgramStats file: the whole program, each unit, each
+//! directive region and each basic block, static and (given the counters of a run) dynamic.
+
+use crate::analysis::{Mult, Program};
+use crate::{AnalyzeError, AnalyzeOptions};
+use model::program_stats::{BlockStats, PartStats};
+use model::{OpCounts, ProgramStats, Versioned};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Value of a counter combination; `None` when it comes out negative (inconsistent counters).
+pub fn eval(m: &Mult, counters: &[u64]) -> Option<u64> {
+    let v: i128 = m
+        .iter()
+        .map(|&(c, p)| c as i128 * counters.get(p).copied().unwrap_or(0) as i128)
+        .sum();
+    u64::try_from(v).ok()
+}
+
+/// Dynamic counts of statement `s`.
+pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts {
+    let mut c = OpCounts::new();
+    for part in &prog.stmts[s].parts {
+        let n = eval(&part.mult, counters).unwrap_or(0);
+        c += &part.counts.scaled(n);
+    }
+    c
+}
+
+fn sha256_of(files: &[PathBuf]) -> Result<String, AnalyzeError> {
+    let mut h = Sha256::new();
+    for f in files {
+        let bytes = std::fs::read(f).map_err(|source| AnalyzeError::Read {
+            path: f.display().to_string(),
+            source,
+        })?;
+        h.update(&bytes);
+    }
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[derive(Default)]
+struct Acc {
+    stat: OpCounts,
+    dynm: OpCounts,
+}
+
+fn part(name: &str, a: &Acc, dynamic: bool) -> PartStats {
+    PartStats {
+        name: name.to_string(),
+        static_counts: a.stat.clone(),
+        dynamic_counts: dynamic.then(|| a.dynm.clone()),
+    }
+}
+
+/// Build the ProgramStats of an analyzed program; `counters` are the probe values of a run.
+pub fn program_stats(
+    prog: &Program,
+    files: &[PathBuf],
+    opts: &AnalyzeOptions,
+    counters: Option<&[u64]>,
+) -> Result<ProgramStats, AnalyzeError> {
+    let dynamic = counters.is_some();
+    let mut total = Acc::default();
+    let mut units: Vec<Acc> = prog.units.iter().map(|_| Acc::default()).collect();
+    let mut regions: BTreeMap<String, Acc> = BTreeMap::new();
+    let mut region_order: Vec<String> = Vec::new();
+    // Blocks keyed by probe (statements without a probe but with costs, such as ELSE IF
+    // conditions, form their own entry keyed by statement).
+    let mut blocks: Vec<(Option<usize>, usize, usize, Acc, Option<u64>)> = Vec::new();
+    let mut block_of_probe: BTreeMap<usize, usize> = BTreeMap::new();
+
+    for (i, st) in prog.stmts.iter().enumerate() {
+        let d = counters
+            .map(|c| statement_dynamic(prog, i, c))
+            .unwrap_or_default();
+        let s = &st.static_counts;
+        total.stat += s;
+        total.dynm += &d;
+        units[st.unit].stat += s;
+        units[st.unit].dynm += &d;
+        for r in &prog.statement(i).regions {
+            if !regions.contains_key(r) {
+                region_order.push(r.clone());
+            }
+            let a = regions.entry(r.clone()).or_default();
+            a.stat += s;
+            a.dynm += &d;
+        }
+        if st.parts.is_empty() && st.block.is_none() {
+            continue;
+        }
+        let execs = counters.and_then(|c| st.exec.as_ref().and_then(|m| eval(m, c)));
+        let slot = match st.block {
+            Some(p) => *block_of_probe.entry(p).or_insert_with(|| {
+                blocks.push((Some(p), i, i, Acc::default(), execs));
+                blocks.len() - 1
+            }),
+            None => {
+                blocks.push((None, i, i, Acc::default(), execs));
+                blocks.len() - 1
+            }
+        };
+        let b = &mut blocks[slot];
+        b.2 = i;
+        b.3.stat += s;
+        b.3.dynm += &d;
+    }
+
+    let name = crate::program_name(files, opts);
+    let line_of = |i: usize, last: bool| {
+        let st = prog.statement(i);
+        1 + if last {
+            *st.lines.last().unwrap_or(&0)
+        } else {
+            st.first_line()
+        }
+    };
+    let blocks = blocks
+        .into_iter()
+        .map(|(_, first, last, acc, execs)| {
+            let st = &prog.stmts[first];
+            BlockStats {
+                unit: prog.units[st.unit].name.clone(),
+                file: prog.files[st.file].path.clone(),
+                first_line: line_of(first, false),
+                last_line: line_of(last, true),
+                static_counts: acc.stat,
+                executions: execs,
+                dynamic_counts: dynamic.then_some(acc.dynm),
+            }
+        })
+        .collect();
+    Ok(ProgramStats {
+        format: ProgramStats::FORMAT.to_string(),
+        format_version: ProgramStats::VERSION,
+        program: name.clone(),
+        source_files: files.iter().map(|f| f.display().to_string()).collect(),
+        source_sha256: sha256_of(files)?,
+        total: part(&name, &total, dynamic),
+        units: prog
+            .units
+            .iter()
+            .zip(&units)
+            .map(|(u, a)| part(&u.name, a, dynamic))
+            .collect(),
+        regions: region_order
+            .iter()
+            .map(|r| part(r, &regions[r], dynamic))
+            .collect(),
+        skipped_statements: prog.skipped,
+        blocks,
+    })
+}
