@@ -1,20 +1,40 @@
 //! The X-Ray section of a characterization: memory hierarchy and CPU parameters measured by
-//! micro-benchmarks (seeds 002 and 000). Filled by the `xray` crate.
+//! micro-benchmarks (seeds 002 and 000). Filled by the `xray` crate; read by the
+//! characterizer (cache capacities size its cache-flush areas) and by `opcost xray`.
 
 use serde::{Deserialize, Serialize};
+
+/// How a cache level's numbers were obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheMethod {
+    /// Compact / non-compact sequences (seed 002 figures 6 and 8, section 5): capacity,
+    /// associativity and block size are exact when the hardware is a set-associative cache
+    /// indexed by the addresses X-Ray controls.
+    CompactSequences,
+    /// The physical addresses behind the super pages were not contiguous (typically a virtual
+    /// machine whose host maps guest memory in small pages), so sets could not be targeted:
+    /// only the effective capacity (the largest contiguous interval that stays at this level's
+    /// latency under pseudo-random chasing) and the latency were measured.
+    EffectiveCapacity,
+}
 
 /// One data cache level (seed 002 sections 3-5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CacheLevel {
     pub level: u8,
     pub capacity_bytes: u64,
-    pub associativity: u32,
-    pub block_bytes: u32,
+    /// None when the method could not measure it (see `method`).
+    pub associativity: Option<u32>,
+    pub block_bytes: Option<u32>,
+    /// Load-to-use latency of a hit at this level (pointer chasing, seed 002 fig. 9).
     pub latency_cycles: f64,
     pub latency_ns: f64,
+    pub method: CacheMethod,
     /// Measured with super pages (physically indexed levels, seed 002 section 5.3).
     pub used_huge_pages: bool,
-    /// Exclusive of the level above (seed 002 section 8.2).
+    /// Exclusive of the level above (seed 002 section 8.2); `capacity_bytes` and
+    /// `associativity` are then the level's own share.
     pub exclusive: bool,
 }
 
@@ -30,22 +50,31 @@ pub struct TlbInfo {
 /// Latency and throughput of one instruction kind, in cycles (seed 000).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InstructionTiming {
+    /// e.g. "integer add", "double multiply".
     pub name: String,
+    /// Cycles from an operation's inputs to its result (a chain of dependent operations).
     pub latency_cycles: f64,
+    /// Cycles between independent operations (reciprocal throughput).
     pub throughput_cycles: f64,
 }
 
 /// CPU parameters (seeds 000 and 002 section 7).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CpuInfo {
+    /// From a chain of dependent integer additions, one per cycle (seed 000).
     pub frequency_mhz: f64,
     pub instructions: Vec<InstructionTiming>,
+    /// A multiply-add chain is faster than a multiply then an add (seed 000).
     pub has_fma: bool,
+    /// Floating-point additions take a few cycles, not an emulation library's hundreds.
     pub has_fpu: bool,
-    pub integer_registers: u32,
-    pub float_registers: u32,
-    pub simd_registers: u32,
+    /// Registers the compiler really uses (seed 002 section 7, fig. 11); None if not measured.
+    pub integer_registers: Option<u32>,
+    pub float_registers: Option<u32>,
+    pub simd_registers: Option<u32>,
+    /// Concurrent instances that run without slowing each other (seed 000, SMP).
     pub processors: u32,
+    /// Logical processors the OS offers that share a physical one (seed 000, SMT).
     pub smt: bool,
 }
 
@@ -54,8 +83,11 @@ pub struct CpuInfo {
 pub struct HardwareReport {
     pub caches: Vec<CacheLevel>,
     pub memory_latency_ns: f64,
+    pub memory_latency_cycles: f64,
     pub tlb: Option<TlbInfo>,
     pub cpu: Option<CpuInfo>,
+    /// Transparent huge pages were granted for the lower levels' buffers.
+    pub huge_pages: bool,
     /// Notes the user should see (e.g. "huge pages could not be had").
     pub notes: Vec<String>,
     pub wall_time_s: f64,

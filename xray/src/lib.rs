@@ -1,1 +1,118 @@
-//! X-Ray (seeds 002, 000): filled by issue 6.
+//! X-Ray (seeds 002 and 000): the memory hierarchy and CPU parameters of the machine, measured
+//! by generated micro-benchmarks compiled and run through [`harness`], never read from the
+//! operating system (sysfs and lscpu serve only the tests, as ground truth).
+//!
+//! ```no_run
+//! let compiler = harness::Compiler::find(None, &[]).unwrap();
+//! let report = xray::measure(&compiler, &xray::XrayOptions { quick: true }, &mut |m| eprintln!("{m}"))
+//!     .unwrap();
+//! for c in &report.caches {
+//!     println!("L{}: {} bytes, {}-way, {} B blocks", c.level, c.capacity_bytes, c.associativity, c.block_bytes);
+//! }
+//! ```
+
+pub mod bench;
+pub mod caches;
+pub mod decide;
+pub mod sequence;
+
+use model::hardware::{CacheLevel, HardwareReport};
+use std::time::Instant;
+use thiserror::Error;
+
+/// Why X-Ray could not finish.
+#[derive(Debug, Error)]
+pub enum XrayError {
+    #[error("{0}")]
+    Compiler(#[from] harness::CompilerError),
+    #[error("a generated micro-benchmark did not compile: {0}")]
+    Compile(String),
+    #[error("a generated micro-benchmark failed: {0}")]
+    Run(String),
+    #[error("X-Ray could not measure: {0}")]
+    Measurement(String),
+    #[error("{0}")]
+    Io(String),
+}
+
+/// How thoroughly to measure.
+#[derive(Debug, Clone, Default)]
+pub struct XrayOptions {
+    /// Fewer samples per query (for tests); the algorithms are the same.
+    pub quick: bool,
+}
+
+/// The progress callback: one short message per step.
+pub type Progress<'a> = dyn FnMut(&str) + 'a;
+
+/// Is Linux transparent huge page support available to madvise (seed 002 section 5.3)?
+pub fn huge_pages_available() -> Result<(), String> {
+    let path = "/sys/kernel/mm/transparent_hugepage/enabled";
+    match std::fs::read_to_string(path) {
+        Ok(s) if s.contains("[always]") || s.contains("[madvise]") => Ok(()),
+        Ok(s) => Err(format!("{path} says `{}`", s.trim())),
+        Err(e) => Err(format!("cannot read {path}: {e}")),
+    }
+}
+
+/// Measure the machine.
+pub fn measure(
+    compiler: &harness::Compiler,
+    opts: &XrayOptions,
+    progress: &mut Progress,
+) -> Result<HardwareReport, XrayError> {
+    let start = Instant::now();
+    let shop = bench::Workshop::new(compiler)?;
+    let mut notes = Vec::new();
+    let huge = match huge_pages_available() {
+        Ok(()) => true,
+        Err(why) => {
+            notes.push(format!(
+                "no transparent huge pages ({why}): lower cache levels are measured on 4 KiB \
+                 pages and their capacity and associativity may be wrong"
+            ));
+            false
+        }
+    };
+    progress("compiling the pointer-chasing benchmark");
+    let mut chaser = caches::Chaser::build(&shop, huge, opts.quick)?;
+    let hierarchy = caches::measure(&mut chaser, progress)?;
+    if let Some((asked, got)) = chaser.huge_shortfall {
+        notes.push(format!(
+            "huge pages could not be had: {} MiB asked, {} MiB granted; lower levels measured \
+             on fragmented memory",
+            asked >> 20,
+            got >> 20
+        ));
+    }
+    notes.extend(hierarchy.notes);
+    let caches = hierarchy
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let known = |v: u64| (v > 0).then_some(v as u32);
+            CacheLevel {
+                level: (i + 1) as u8,
+                capacity_bytes: l.geometry.capacity_bytes,
+                associativity: known(l.geometry.associativity),
+                block_bytes: known(l.geometry.block_bytes),
+                latency_cycles: f64::NAN,
+                latency_ns: l.hit.latency_ns,
+                method: l.method,
+                used_huge_pages: huge && i > 0,
+                exclusive: l.exclusive,
+            }
+        })
+        .collect();
+    Ok(HardwareReport {
+        caches,
+        memory_latency_ns: hierarchy.memory_latency_ns,
+        memory_latency_cycles: f64::NAN,
+        tlb: None,
+        cpu: None,
+        huge_pages: huge && chaser.huge_shortfall.is_none(),
+        notes,
+        wall_time_s: start.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,439 @@
+//! Data caches by compact and non-compact sequences (seed 002): capacity and associativity by
+//! figure 6, block size by figure 8, lower levels through sequences of sequences (section 5),
+//! hit latencies, main-memory latency, and exclusion (section 8.2).
+
+use crate::bench::{self, Workshop};
+use crate::decide::{HitReference, Samples, Verdict};
+use crate::sequence::{block_sequence, level_sequence, Geometry, Sequence};
+use crate::{Progress, XrayError};
+use model::hardware::CacheMethod;
+use std::path::PathBuf;
+use std::time::Duration;
+
+const CHASE_SOURCE: &str = include_str!("fortran/chase.f90");
+
+/// The largest buffer a query may use: far beyond any cache, small next to this machine's
+/// memory, and quick to zero.
+const MAX_EXTENT_BYTES: u64 = 320 << 20;
+
+/// The generated pointer-chasing program (chase.f90) and the statistics of its runs.
+pub struct Chaser {
+    exe: PathBuf,
+    huge: bool,
+    samples: usize,
+    target_ns: u64,
+    /// Queries run, for the report.
+    pub queries: usize,
+    /// Largest huge-page shortfall seen: (extent asked, huge-page bytes granted).
+    pub huge_shortfall: Option<(u64, u64)>,
+}
+
+impl Chaser {
+    pub fn build(shop: &Workshop, huge: bool, quick: bool) -> Result<Self, XrayError> {
+        // Optimised so the chase loop keeps its index in a register: one load per access.
+        let exe = shop.build("chase", &[("chase.f90", CHASE_SOURCE, &["-O2"])])?;
+        Ok(Chaser {
+            exe,
+            huge,
+            samples: if quick { 3 } else { 5 },
+            target_ns: if quick { 1_000_000 } else { 2_000_000 },
+            queries: 0,
+            huge_shortfall: None,
+        })
+    }
+
+    /// Time each sequence with `factor` times the usual number of samples.
+    pub fn time(&mut self, seqs: &[Sequence], factor: usize) -> Result<Vec<Samples>, XrayError> {
+        let extent = seqs.iter().map(Sequence::extent_bytes).max().unwrap_or(8);
+        let mut input = format!("{extent} {}\n", u8::from(self.huge));
+        for s in seqs {
+            input.push_str(&s.query_line(self.samples * factor, self.target_ns));
+            input.push('\n');
+        }
+        let out = bench::run(&self.exe, &[], &input, Duration::from_secs(120))?;
+        self.queries += seqs.len();
+        if self.huge && extent >= 4 << 20 {
+            let granted_kb = bench::tagged_numbers(&out, "HUGE")
+                .first()
+                .and_then(|v| v.first().copied())
+                .unwrap_or(-1.0);
+            let granted = (granted_kb.max(0.0) * 1024.0) as u64;
+            if granted < extent / 2 && self.huge_shortfall.is_none_or(|(e, _)| e < extent) {
+                self.huge_shortfall = Some((extent, granted));
+            }
+        }
+        let rows = bench::tagged_numbers(&out, "R");
+        if rows.len() != seqs.len() {
+            return Err(XrayError::Run(format!(
+                "chase program answered {} of {} queries",
+                rows.len(),
+                seqs.len()
+            )));
+        }
+        Ok(rows
+            .into_iter()
+            .map(|r| Samples(r.into_iter().skip(1).collect()))
+            .collect())
+    }
+
+    pub fn time_one(&mut self, seq: &Sequence, factor: usize) -> Result<Samples, XrayError> {
+        Ok(self.time(std::slice::from_ref(seq), factor)?.remove(0))
+    }
+}
+
+/// One measured level.
+#[derive(Debug, Clone)]
+pub struct MeasuredLevel {
+    /// Associativity and block size are 0 when `method` is EffectiveCapacity.
+    pub geometry: Geometry,
+    pub hit: HitReference,
+    pub method: CacheMethod,
+    /// Exclusive of the level above: `geometry` is then the level's own share (seed 002 8.2).
+    pub exclusive: bool,
+}
+
+/// The whole hierarchy.
+#[derive(Debug, Clone)]
+pub struct Hierarchy {
+    pub levels: Vec<MeasuredLevel>,
+    pub memory_latency_ns: f64,
+    pub notes: Vec<String>,
+}
+
+/// `is_compact` for one level: the decision rule of [`crate::decide`] on `W*`.
+struct Level<'a> {
+    chaser: &'a mut Chaser,
+    upper: &'a [Geometry],
+    hit: HitReference,
+}
+
+impl Level<'_> {
+    fn is_compact_seq(&mut self, seq: &Sequence, confirm: bool) -> Result<bool, XrayError> {
+        if seq.extent_bytes() > MAX_EXTENT_BYTES {
+            return Err(XrayError::Measurement(format!(
+                "a sequence would need {} MiB, more than the {} MiB X-Ray allows itself",
+                seq.extent_bytes() >> 20,
+                MAX_EXTENT_BYTES >> 20
+            )));
+        }
+        let first = self.chaser.time_one(seq, 1)?;
+        let trace = std::env::var_os("OPCOST_XRAY_TRACE").is_some();
+        if trace {
+            eprintln!(
+                "  {:?}: min {:.2} ns (hit {:.2}, threshold {:.2})",
+                seq.dims,
+                first.min(),
+                self.hit.latency_ns,
+                self.hit.threshold_ns()
+            );
+        }
+        if !confirm && self.hit.verdict(&first) != Verdict::Doubtful {
+            return Ok(self.hit.is_compact(&first));
+        }
+        let more = self.chaser.time_one(seq, 3)?;
+        if trace {
+            eprintln!("    again: min {:.2} ns", more.min());
+        }
+        Ok(self.hit.is_compact(&first.pooled(&more)))
+    }
+
+    /// `is_compact(<m0, S, N>)` at this level: assumed when the sequence is too short to
+    /// reach past the level above (seed 002 section 5.3), measured on W* otherwise.
+    fn is_compact(&mut self, stride: u64, count: u64, confirm: bool) -> Result<bool, XrayError> {
+        if count <= 1 {
+            return Ok(true);
+        }
+        if let Some(up) = self.upper.last() {
+            if (count - 1) * stride < 2 * up.capacity_bytes {
+                return Ok(true);
+            }
+        }
+        let seq = level_sequence(self.upper, stride, count);
+        self.is_compact_seq(&seq, confirm)
+    }
+
+    /// A contiguous interval of `bytes`, one element per `stride`, chased in pseudo-random
+    /// order: compact iff it fits (seed 002 lemma 3a).
+    fn interval_is_compact(&mut self, bytes: u64, stride: u64) -> Result<bool, XrayError> {
+        self.is_compact_seq(&Sequence::strided(stride, (bytes / stride).max(1)), false)
+    }
+
+    /// Seed 002 figure 6 from stride `s0`: Some((A, T)) or None when no non-compact sequence
+    /// exists within the memory X-Ray allows itself (no further level). T = 0 means the
+    /// count never changed (s0 was already past T) and the caller should start lower.
+    fn capacity_and_associativity(&mut self, s0: u64) -> Result<Option<(u64, u64)>, XrayError> {
+        let mut stride = s0;
+        let mut count = 1u64;
+        loop {
+            if count * stride > MAX_EXTENT_BYTES / 2 {
+                return Ok(None);
+            }
+            if !self.is_compact(stride, count, false)? {
+                break;
+            }
+            count *= 2;
+        }
+        let mut steps = 0;
+        loop {
+            stride *= 2;
+            steps += 1;
+            let old = count;
+            // Smallest N' in [1, old] with <m0, S, N'> not compact; `old` is known non-compact
+            // (N_nc does not grow with S, theorem 1).
+            let (mut lo, mut hi) = (1u64, old);
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if self.is_compact(stride, mid, false)? {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            count = hi;
+            if count == old {
+                // Confirm the pair the answer rests on: A compact and A + 1 not, at S = 2T.
+                let a = count - 1;
+                let ok = self.is_compact(stride, a, true)? && !self.is_compact(stride, a + 1, true)?;
+                if ok {
+                    return Ok(Some((a, if steps == 1 { 0 } else { stride / 2 })));
+                }
+            }
+            if stride * count > MAX_EXTENT_BYTES {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Seed 002 figure 8: the smallest delta for which <<m0, T, A>, C + delta, 2> is compact.
+    fn block_size(&mut self, g: &Geometry) -> Result<Option<u64>, XrayError> {
+        let mut delta = 8u64;
+        while delta < g.way_bytes() {
+            let seq = block_sequence(g, self.upper, delta);
+            if self.is_compact_seq(&seq, false)? {
+                return Ok(Some(delta));
+            }
+            delta *= 2;
+        }
+        Ok(None)
+    }
+
+    /// The largest contiguous interval that stays compact, from `from` bytes on: doubling,
+    /// then bisection to 1/32 of the bracket (Calibrator-style; used only when sets cannot be
+    /// targeted).
+    fn effective_capacity(&mut self, from: u64, stride: u64) -> Result<Option<u64>, XrayError> {
+        let mut hi = from;
+        while self.interval_is_compact(hi, stride)? {
+            hi *= 2;
+            if hi > MAX_EXTENT_BYTES / 2 {
+                return Ok(None);
+            }
+        }
+        let mut lo = hi / 2;
+        let step = (hi / 32).max(stride);
+        while hi - lo > step {
+            let mid = (lo + (hi - lo) / 2) / stride * stride;
+            if self.interval_is_compact(mid, stride)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(Some(lo))
+    }
+}
+
+/// Latency sequence of a level below `upper`: compact there, non-compact above (W* of the
+/// smallest count seed 002 section 5.3 measures). When the level above was measured only by
+/// its effective capacity, a contiguous interval twice that size.
+fn level_latency_sequence(upper: &[MeasuredLevel]) -> Sequence {
+    match upper.last() {
+        None => Sequence::strided(8, 1),
+        Some(up) if up.method == CacheMethod::EffectiveCapacity => {
+            let stride = 64;
+            Sequence::strided(stride, 2 * up.geometry.capacity_bytes / stride)
+        }
+        Some(up) => {
+            let g = up.geometry;
+            let stride = 2 * g.way_bytes();
+            let count = (2 * g.capacity_bytes / stride + 1).next_power_of_two();
+            let geoms: Vec<Geometry> = upper.iter().map(|l| l.geometry).collect();
+            level_sequence(&geoms, stride, count)
+        }
+    }
+}
+
+/// Measure every data cache level, then main memory.
+pub fn measure(chaser: &mut Chaser, progress: &mut Progress) -> Result<Hierarchy, XrayError> {
+    let mut levels: Vec<MeasuredLevel> = Vec::new();
+    let mut notes = Vec::new();
+    progress("main memory latency");
+    let memory_latency_ns = measure_memory(chaser)?;
+    // Once a level's sets could not be targeted, deeper levels cannot be either.
+    let mut sets_reachable = true;
+    while levels.len() < 4 {
+        let depth = levels.len() + 1;
+        progress(&format!("L{depth}: hit latency"));
+        let lat_seq = level_latency_sequence(&levels);
+        let hit_samples = chaser.time_one(&lat_seq, 2)?.pooled(&chaser.time_one(&lat_seq, 2)?);
+        let hit = HitReference::from_samples(&hit_samples);
+        let slower_than_above = levels
+            .last()
+            .is_none_or(|p| hit.latency_ns > p.hit.latency_ns * 1.5);
+        if !slower_than_above || hit.latency_ns > 0.6 * memory_latency_ns {
+            break; // this "level" is main memory
+        }
+        let upper: Vec<Geometry> = levels.iter().map(|l| l.geometry).collect();
+        let mut level = Level {
+            chaser,
+            upper: &upper,
+            hit: hit.clone(),
+        };
+        let mut measured = None;
+        if sets_reachable {
+            progress(&format!(
+                "L{depth}: capacity and associativity (hit {:.2} ns)",
+                hit.latency_ns
+            ));
+            measured = by_compact_sequences(&mut level, depth, &mut notes)?;
+            sets_reachable = measured.is_some();
+        }
+        let measured = match measured {
+            Some(m) => m,
+            None => {
+                progress(&format!("L{depth}: effective capacity (hit {:.2} ns)", hit.latency_ns));
+                let (from, stride) = levels.last().map_or((1024, 8), |u| {
+                    (2 * u.geometry.capacity_bytes, u.geometry.block_bytes.max(64))
+                });
+                match level.effective_capacity(from, stride)? {
+                    Some(c) => MeasuredLevel {
+                        geometry: Geometry {
+                            capacity_bytes: c,
+                            associativity: 0,
+                            block_bytes: 0,
+                        },
+                        hit: hit.clone(),
+                        method: CacheMethod::EffectiveCapacity,
+                        exclusive: false,
+                    },
+                    None => break,
+                }
+            }
+        };
+        levels.push(measured);
+    }
+    Ok(Hierarchy {
+        levels,
+        memory_latency_ns,
+        notes,
+    })
+}
+
+/// Figures 6 and 8 at one level, checked for consistency with theorem 1 and lemma 3a (an
+/// interval of C/2 must fit, one of 2C must not). None when the answer is inconsistent: the
+/// addresses X-Ray controls do not decide the sets (no physical contiguity).
+fn by_compact_sequences(
+    level: &mut Level,
+    depth: usize,
+    notes: &mut Vec<String>,
+) -> Result<Option<MeasuredLevel>, XrayError> {
+    let up = level.upper.last().copied();
+    // Level 1 starts at the element size (seed 002 figure 6 starts at 1 byte); lower levels
+    // at twice the stride of the level above, where W* is short and cheap.
+    let mut s0 = up.map_or(8, |u| 2 * u.way_bytes());
+    let found = loop {
+        match level.capacity_and_associativity(s0) {
+            Ok(Some((_, 0))) if s0 > 8 => s0 = (s0 / 4).max(8),
+            Ok(other) => break other,
+            Err(XrayError::Measurement(why)) => {
+                notes.push(format!("L{depth}: compact sequences gave no answer ({why})"));
+                break None;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let Some((assoc, way)) = found.filter(|f| f.1 > 0) else {
+        return Ok(None);
+    };
+    let mut geometry = Geometry {
+        capacity_bytes: assoc * way,
+        associativity: assoc,
+        block_bytes: 0,
+    };
+    let Some(block) = level.block_size(&geometry)? else {
+        notes.push(format!("L{depth}: no block size below the cache stride"));
+        return Ok(None);
+    };
+    geometry.block_bytes = block;
+    if let Some(u) = up {
+        let stride = u.block_bytes.max(block);
+        let consistent = level.interval_is_compact(geometry.capacity_bytes / 2, stride)?
+            && !level.interval_is_compact(2 * geometry.capacity_bytes, stride)?;
+        if !consistent {
+            notes.push(format!(
+                "L{depth}: compact sequences said {} KiB {assoc}-way, but contiguous intervals \
+                 contradict it: the super pages are not physically contiguous here (a virtual \
+                 machine whose host maps guest memory in small pages?), so only the effective \
+                 capacity of L{depth} and below is reported",
+                geometry.capacity_bytes >> 10
+            ));
+            return Ok(None);
+        }
+    }
+    let mut measured = MeasuredLevel {
+        geometry,
+        hit: level.hit.clone(),
+        method: CacheMethod::CompactSequences,
+        exclusive: false,
+    };
+    if let Some(u) = up {
+        if let Some(own) = exclusive_share(level, &u, &geometry)? {
+            notes.push(format!(
+                "L{depth} is exclusive of L{}: together they behave as {} KiB {}-way; its own \
+                 share is {} KiB {}-way",
+                depth - 1,
+                geometry.capacity_bytes >> 10,
+                geometry.associativity,
+                own.capacity_bytes >> 10,
+                own.associativity
+            ));
+            measured.geometry = own;
+            measured.exclusive = true;
+        }
+    }
+    Ok(Some(measured))
+}
+
+/// Seed 002 section 8.2: an exclusive level holds what the level above evicts, so at a stride
+/// that maps every address to one set of both, it shows the ways of both (A = A_own + A_up).
+/// When that reading is possible (T_up divides T, A > A_up), a contiguous interval halfway
+/// between the two readings' total capacities decides: it fits if the level is inclusive
+/// (T * A bytes) and not if it is exclusive (T * (A - A_up) + C_up bytes).
+fn exclusive_share(
+    level: &mut Level,
+    up: &Geometry,
+    g: &Geometry,
+) -> Result<Option<Geometry>, XrayError> {
+    let t = g.way_bytes();
+    if g.associativity <= up.associativity || t % up.way_bytes() != 0 {
+        return Ok(None);
+    }
+    let own = Geometry {
+        capacity_bytes: t * (g.associativity - up.associativity),
+        associativity: g.associativity - up.associativity,
+        block_bytes: g.block_bytes,
+    };
+    let exclusive_total = own.capacity_bytes + up.capacity_bytes;
+    let probe_bytes = (exclusive_total + g.capacity_bytes) / 2;
+    let stride = g.block_bytes.max(up.block_bytes).max(8);
+    let seq = Sequence::strided(stride, probe_bytes / stride);
+    Ok((!level.is_compact_seq(&seq, true)?).then_some(own))
+}
+
+/// Main-memory latency: a pseudo-random chase over 256 MiB (beyond any cache X-Ray expects),
+/// one access per 4 KiB + 64 B so consecutive elements fall in different pages and sets and a
+/// pass stays short.
+fn measure_memory(chaser: &mut Chaser) -> Result<f64, XrayError> {
+    let stride = 4096 + 64;
+    let s = chaser.time_one(&Sequence::strided(stride, (256 << 20) / stride), 1)?;
+    Ok(s.min())
+}

@@ -1,0 +1,142 @@
+//! The `is_compact` decision (seed 002 section 4.2), made robust for a noisy shared machine.
+//!
+//! The seed declares a sequence non-compact when its time per access is twice the hit latency.
+//! opcost does this instead:
+//! 1. Every query is k samples (each a timed run of at least one whole pass over the sequence)
+//!    and is summarised by its **minimum**: interference from other processes, interrupts and
+//!    the hypervisor only ever adds time, so the minimum is the estimator least biased by a
+//!    busy machine (seed 003, "minimum vs median").
+//! 2. The hit latency `l_hit` of the level is measured the same way, several times, and its
+//!    relative noise `cv` is estimated robustly (1.4826 * MAD / median of all hit samples).
+//! 3. A sequence is compact when `min <= l_hit * (1 + d)` with `d = max(0.5, 6 cv)`, capped at
+//!    1.0 (the seed's rule). 0.5 sits far above the noise of a quiet machine and far below the
+//!    smallest step between levels (>= 3x on the machines we know), so a few stray misses of a
+//!    compact sequence (other lines sharing a set) do not flip it; on a busy machine the
+//!    threshold widens with the measured noise rather than mistaking noise for misses.
+//! 4. A query whose minimum falls in the doubtful band `[l_hit (1 + d/2), l_hit (1 + 2d)]` is
+//!    measured again with three times the samples and decided on the pooled minimum; the
+//!    answers that end a search (associativity A and A + 1) are always confirmed this way.
+
+/// The samples of one query, in nanoseconds per access.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Samples(pub Vec<f64>);
+
+impl Samples {
+    pub fn min(&self) -> f64 {
+        self.0.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+
+    pub fn median(&self) -> f64 {
+        median(&self.0)
+    }
+
+    pub fn pooled(&self, other: &Samples) -> Samples {
+        Samples(self.0.iter().chain(&other.0).copied().collect())
+    }
+}
+
+pub fn median(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+/// Robust relative spread: 1.4826 * MAD / median (a consistent estimate of sigma / mean for
+/// normal noise, insensitive to the occasional huge outlier of a shared machine).
+pub fn robust_cv(v: &[f64]) -> f64 {
+    let m = median(v);
+    if !(m > 0.0) {
+        return 0.0;
+    }
+    let dev: Vec<f64> = v.iter().map(|x| (x - m).abs()).collect();
+    1.4826 * median(&dev) / m
+}
+
+/// The reference a level's compactness decisions compare against.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HitReference {
+    pub latency_ns: f64,
+    pub cv: f64,
+}
+
+/// The verdict on one query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Compact,
+    NonCompact,
+    /// In the doubtful band: measure again.
+    Doubtful,
+}
+
+impl HitReference {
+    pub fn from_samples(samples: &Samples) -> Self {
+        HitReference {
+            latency_ns: samples.min(),
+            cv: robust_cv(&samples.0),
+        }
+    }
+
+    /// The relative margin d of the module doc.
+    pub fn margin(&self) -> f64 {
+        (6.0 * self.cv).clamp(0.5, 1.0)
+    }
+
+    pub fn threshold_ns(&self) -> f64 {
+        self.latency_ns * (1.0 + self.margin())
+    }
+
+    pub fn verdict(&self, q: &Samples) -> Verdict {
+        let d = self.margin();
+        let m = q.min();
+        if m <= self.latency_ns * (1.0 + d / 2.0) {
+            Verdict::Compact
+        } else if m >= self.latency_ns * (1.0 + 2.0 * d) {
+            Verdict::NonCompact
+        } else {
+            Verdict::Doubtful
+        }
+    }
+
+    /// The final decision once no more samples will be taken.
+    pub fn is_compact(&self, q: &Samples) -> bool {
+        q.min() <= self.threshold_ns()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quiet_reference_uses_the_floor_margin() {
+        let r = HitReference::from_samples(&Samples(vec![1.80, 1.81, 1.79, 1.82, 1.80]));
+        assert!((r.latency_ns - 1.79).abs() < 1e-12);
+        assert_eq!(r.margin(), 0.5);
+        assert!(r.is_compact(&Samples(vec![2.4, 2.3])));
+        assert!(!r.is_compact(&Samples(vec![8.5, 9.0])));
+        assert_eq!(r.verdict(&Samples(vec![2.0])), Verdict::Compact);
+        assert_eq!(r.verdict(&Samples(vec![3.0])), Verdict::Doubtful);
+        assert_eq!(r.verdict(&Samples(vec![5.5])), Verdict::NonCompact);
+    }
+
+    #[test]
+    fn noisy_reference_widens_the_margin_but_not_past_the_seed_rule() {
+        let r = HitReference::from_samples(&Samples(vec![1.0, 1.2, 1.5, 0.9, 1.4, 1.1, 2.0]));
+        assert!(r.margin() > 0.5 && r.margin() <= 1.0, "{}", r.margin());
+    }
+
+    #[test]
+    fn one_outlier_does_not_move_the_spread() {
+        let quiet = robust_cv(&[1.0, 1.01, 0.99, 1.0, 1.0]);
+        let spiked = robust_cv(&[1.0, 1.01, 0.99, 1.0, 50.0]);
+        assert!((quiet - spiked).abs() < 0.01);
+    }
+}

@@ -1,0 +1,54 @@
+! opcost xray: floating-point nano-benchmarks, REAL(4) (see cpu_kernels.f90).
+subroutine add_lat_r4(iters, x, y)
+  integer(8), intent(in) :: iters
+  real(4), intent(inout) :: x
+  real(4), intent(in) :: y
+  integer(8) :: k
+  do k = 1, iters
+    x = x + y; x = x - y; x = x + y; x = x - y
+    x = x + y; x = x - y; x = x + y; x = x - y
+  end do
+end subroutine
+
+subroutine add_thr_r4(iters, x, y)
+  integer(8), intent(in) :: iters
+  real(4), intent(inout) :: x(8)
+  real(4), intent(in) :: y
+  integer(8) :: k
+  real(4) :: x1, x2, x3, x4, x5, x6, x7, x8
+  x1 = x(1); x2 = x(2); x3 = x(3); x4 = x(4); x5 = x(5); x6 = x(6); x7 = x(7); x8 = x(8)
+  do k = 1, iters
+    x1 = x1 + y; x2 = x2 + y; x3 = x3 + y; x4 = x4 + y
+    x5 = x5 + y; x6 = x6 + y; x7 = x7 + y; x8 = x8 + y
+    x1 = x1 - y; x2 = x2 - y; x3 = x3 - y; x4 = x4 - y
+    x5 = x5 - y; x6 = x6 - y; x7 = x7 - y; x8 = x8 - y
+  end do
+  x = [x1, x2, x3, x4, x5, x6, x7, x8]
+end subroutine
+
+subroutine mul_lat_r4(iters, x, y, z)
+  integer(8), intent(in) :: iters
+  real(4), intent(inout) :: x
+  real(4), intent(in) :: y, z
+  integer(8) :: k
+  do k = 1, iters
+    x = x * y; x = x * z; x = x * y; x = x * z
+    x = x * y; x = x * z; x = x * y; x = x * z
+  end do
+end subroutine
+
+subroutine mul_thr_r4(iters, x, y, z)
+  integer(8), intent(in) :: iters
+  real(4), intent(inout) :: x(8)
+  real(4), intent(in) :: y, z
+  integer(8) :: k
+  real(4) :: x1, x2, x3, x4, x5, x6, x7, x8
+  x1 = x(1); x2 = x(2); x3 = x(3); x4 = x(4); x5 = x(5); x6 = x(6); x7 = x(7); x8 = x(8)
+  do k = 1, iters
+    x1 = x1 * y; x2 = x2 * y; x3 = x3 * y; x4 = x4 * y
+    x5 = x5 * y; x6 = x6 * y; x7 = x7 * y; x8 = x8 * y
+    x1 = x1 * z; x2 = x2 * z; x3 = x3 * z; x4 = x4 * z
+    x5 = x5 * z; x6 = x6 * z; x7 = x7 * z; x8 = x8 * z
+  end do
+  x = [x1, x2, x3, x4, x5, x6, x7, x8]
+end subroutine
