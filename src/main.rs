@@ -23,13 +23,26 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Measure the cost of each abstract operation on this machine and compiler
     Characterize(commands::characterize::Args),
+    /// Predict a program's run time on a characterized machine (T = sum of counts x costs)
+    Predict(commands::predict::Args),
+    /// Check predictions against real runs of the sample programs (or others)
+    Validate(commands::validate::Args),
+    /// Compare characterized systems: parameters, predicted and measured performance
+    Compare(commands::compare::Args),
+    /// Count the abstract operations of a Fortran 77 program, statically and in a run
+    Analyze(commands::analyze::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Characterize(a) => commands::characterize::run(a),
+        Command::Predict(a) => commands::predict::run(a),
+        Command::Validate(a) => commands::validate::run(a),
+        Command::Compare(a) => commands::compare::run(a),
+        Command::Analyze(a) => commands::analyze::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

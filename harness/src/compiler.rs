@@ -88,10 +88,26 @@ impl Compiler {
     }
 
     fn run(&self, args: &[&std::ffi::OsStr], what: &Path, cwd: &Path) -> Result<(), CompileError> {
+        // The compiler runs in `cwd` (so its by-products land beside the output); paths the
+        // caller gave relative to its own directory must not change meaning.
+        let here = std::env::current_dir().unwrap_or_default();
+        let cwd = here.join(cwd);
+        let args: Vec<std::ffi::OsString> = args
+            .iter()
+            .map(|a| {
+                let p = Path::new(a);
+                // Every argument the harness passes that is not a flag is a path.
+                if !a.to_string_lossy().starts_with('-') && p.is_relative() {
+                    here.join(p).into_os_string()
+                } else {
+                    a.to_os_string()
+                }
+            })
+            .collect();
         let out = Command::new(&self.path)
             .args(&self.flags)
             .args(args)
-            .current_dir(cwd)
+            .current_dir(&cwd)
             .output()
             .map_err(|e| CompileError {
                 compiler: self.path.display().to_string(),
@@ -146,5 +162,25 @@ mod tests {
     #[test]
     fn flags_split_on_whitespace() {
         assert_eq!(Compiler::split_flags(" -O1  -g "), vec!["-O1", "-g"]);
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+
+    /// Regression: a relative source path must not be resolved against the output's folder.
+    #[test]
+    fn relative_sources_compile_into_another_directory() {
+        let Ok(c) = Compiler::find(None, &[]) else {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        };
+        let d = tempfile::tempdir_in(".").unwrap();
+        let rel = d.path().strip_prefix(std::env::current_dir().unwrap()).unwrap().to_path_buf();
+        std::fs::write(rel.join("p.f"), "      PRINT *, 'HI'\n      END\n").unwrap();
+        let out = tempfile::tempdir().unwrap();
+        c.build(&[rel.join("p.f")], &out.path().join("p"), &[]).unwrap();
+        assert!(out.path().join("p").exists());
     }
 }

@@ -195,3 +195,112 @@ mod tests {
         assert_eq!(out.stdout, "hi\n");
     }
 }
+
+/// CPU time a finished child used, from the kernel's accounting of that one process (wait4),
+/// so concurrent children of the same parent do not mix in (seed 003 section 2.1: CPU time
+/// next to wall time).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CpuUsage {
+    pub user_s: f64,
+    pub system_s: f64,
+}
+
+impl CpuUsage {
+    pub fn total_s(&self) -> f64 {
+        self.user_s + self.system_s
+    }
+}
+
+/// Run `cmd` under `limit` like [`run_limited`], and also return the CPU time of that process.
+pub fn run_measured(
+    cmd: &mut Command,
+    limit: Duration,
+) -> Result<(RunOutput, CpuUsage), RunError> {
+    let program = program_name(cmd);
+    let start = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|source| RunError::Spawn {
+            program: program.clone(),
+            source,
+        })?;
+    let mut out_pipe = child.stdout.take().expect("piped stdout");
+    let mut err_pipe = child.stderr.take().expect("piped stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out_pipe.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err_pipe.read_to_string(&mut s);
+        s
+    });
+    let pid = child.id() as libc::pid_t;
+    let deadline = start + limit;
+    let (status, usage, wall) = loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: rusage is plain data; wait4 fills it for our own child `pid`.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break (status, usage, start.elapsed());
+        }
+        if r < 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(RunError::Spawn { program, source: e });
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(RunError::TimedOut {
+                program,
+                limit_s: limit.as_secs_f64(),
+            });
+        }
+        std::thread::sleep(Duration::from_micros(500));
+    };
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    use std::os::unix::process::ExitStatusExt;
+    Ok((
+        RunOutput {
+            status: ExitStatus::from_raw(status),
+            stdout: out_reader.join().unwrap_or_default(),
+            stderr: err_reader.join().unwrap_or_default(),
+            wall,
+        },
+        CpuUsage {
+            user_s: tv(usage.ru_utime),
+            system_s: tv(usage.ru_stime),
+        },
+    ))
+}
+
+#[cfg(test)]
+mod measured_tests {
+    use super::*;
+
+    #[test]
+    fn cpu_time_of_a_busy_child_is_counted_and_a_sleeping_one_is_not() {
+        let (out, cpu) = run_measured(
+            Command::new("sh").args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done"]),
+            Duration::from_secs(60),
+        )
+        .unwrap();
+        assert!(out.success());
+        assert_eq!(out.stdout.trim(), "done");
+        assert!(cpu.total_s() > 0.0);
+        assert!(cpu.total_s() <= out.wall.as_secs_f64() * 1.1 + 0.01);
+        let (_, idle) = run_measured(Command::new("sleep").arg("0.3"), Duration::from_secs(10)).unwrap();
+        assert!(idle.total_s() < 0.1);
+    }
+
+    #[test]
+    fn measured_runs_are_killed_past_their_limit() {
+        let e = run_measured(Command::new("sleep").arg("30"), Duration::from_millis(200)).unwrap_err();
+        assert!(matches!(e, RunError::TimedOut { .. }));
+    }
+}

@@ -1,1 +1,11 @@
-//! The execution predictor (seed 004 section 6): filled by issue 5.
+//! The execution predictor (seed 004 sections 3.3, 6 and 7): combines a machine
+//! characterization and a program's statistics into a run-time estimate with its variance
+//! ([`predict`]), checks estimates against real runs ([`validate`]), and compares systems
+//! ([`compare`]), with SVG charts ([`plot`]).
+
+pub mod compare;
+pub mod plot;
+pub mod predict;
+pub mod validate;
+
+pub use predict::{predict, Prediction};

@@ -1,6 +1,10 @@
 //! One module per subcommand: parse-level arguments in, crate calls, printed report out.
 
+pub mod analyze;
 pub mod characterize;
+pub mod compare;
+pub mod predict;
+pub mod validate;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

@@ -1,0 +1,363 @@
+//! The execution predictor (seed 004 sections 3.3 and 6): T = sum C_i P_i with
+//! var(T) = sum C_i^2 var(P_i), and the breakdown of seed figure 6.1.
+
+use model::characterization::Characterization;
+use model::program_stats::PartStats;
+use model::{Estimate, OpCounts, Param, ProgramStats};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One line of the breakdown (seed figure 6.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BreakdownRow {
+    pub mnemonic: Param,
+    pub operation: String,
+    pub times_executed: f64,
+    pub count_fraction: f64,
+    pub time_s: f64,
+    pub time_fraction: f64,
+    pub std_dev_s: f64,
+}
+
+/// The prediction for one part of a program (the whole, a unit, a region).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PartPrediction {
+    pub name: String,
+    /// Predicted time, ns, with its 90 % interval.
+    pub time: Estimate,
+    pub rows: Vec<BreakdownRow>,
+    /// Operations outside the catalogue, by kind, and their share of all operations.
+    pub uncharacterized: BTreeMap<String, u64>,
+    pub uncharacterized_fraction: f64,
+    /// Counted parameters the machine file has no value for, and their share of operations.
+    pub missing: Vec<Param>,
+    pub missing_fraction: f64,
+}
+
+impl PartPrediction {
+    pub fn seconds(&self) -> f64 {
+        self.time.mean_ns * 1e-9
+    }
+}
+
+/// A program's prediction on one system (file format `opcost-prediction`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    pub format: String,
+    pub format_version: u32,
+    pub program: String,
+    pub source_sha256: String,
+    pub machine: String,
+    pub compiler: String,
+    /// "dynamic" (executions of one run) or "static" (occurrences in the text).
+    pub counts: String,
+    pub total: PartPrediction,
+    pub units: Vec<PartPrediction>,
+    pub regions: Vec<PartPrediction>,
+    pub warnings: Vec<String>,
+}
+
+impl model::Versioned for Prediction {
+    const FORMAT: &'static str = "opcost-prediction";
+    const VERSION: u32 = 1;
+}
+
+/// Costs per parameter from a characterization: (value ns, std error ns, observations).
+/// A parameter that cannot be separated from zero contributes max(value, 0): a negative cost
+/// is noise, not a refund.
+fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
+    machine
+        .parameters
+        .iter()
+        .filter(|r| r.estimate.mean_ns.is_finite())
+        .map(|r| {
+            (
+                r.mnemonic,
+                (
+                    r.estimate.mean_ns.max(0.0),
+                    r.estimate.std_dev_ns,
+                    r.estimate.observations,
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Predict one set of counts.
+pub fn predict_counts(name: &str, counts: &OpCounts, machine: &Characterization) -> PartPrediction {
+    let table = costs(machine);
+    let total_ops = (counts.total_characterized() + counts.total_uncharacterized()).max(1) as f64;
+    let mut t = 0.0;
+    let mut var = 0.0;
+    let mut min_n = usize::MAX;
+    let mut rows = Vec::new();
+    let mut missing = Vec::new();
+    let mut missing_ops = 0u64;
+    for (&p, &c) in &counts.params {
+        let Some(&(cost, se, n)) = table.get(&p) else {
+            missing.push(p);
+            missing_ops += c;
+            continue;
+        };
+        let c = c as f64;
+        t += c * cost;
+        var += (c * se).powi(2);
+        min_n = min_n.min(n);
+        rows.push(BreakdownRow {
+            mnemonic: p,
+            operation: p.def().description(),
+            times_executed: c,
+            count_fraction: c / total_ops,
+            time_s: c * cost * 1e-9,
+            time_fraction: 0.0,
+            std_dev_s: c * se * 1e-9,
+        });
+    }
+    for r in &mut rows {
+        r.time_fraction = if t > 0.0 { r.time_s * 1e9 / t } else { 0.0 };
+    }
+    rows.sort_by(|a, b| b.time_s.total_cmp(&a.time_s));
+    let sd = var.sqrt();
+    let half = if min_n == usize::MAX {
+        0.0
+    } else {
+        characterizer::stats::t_factor(min_n) * sd
+    };
+    PartPrediction {
+        name: name.to_string(),
+        time: Estimate {
+            mean_ns: t,
+            std_dev_ns: sd,
+            ci_low_ns: t - half,
+            ci_high_ns: t + half,
+            observations: if min_n == usize::MAX { 0 } else { min_n },
+        },
+        rows,
+        uncharacterized: counts.uncharacterized.clone(),
+        uncharacterized_fraction: counts.total_uncharacterized() as f64 / total_ops,
+        missing,
+        missing_fraction: missing_ops as f64 / total_ops,
+    }
+}
+
+fn part_counts(p: &PartStats) -> &OpCounts {
+    p.dynamic_counts.as_ref().unwrap_or(&p.static_counts)
+}
+
+/// Predict a program's run time on a machine, with per-unit and per-region breakdowns.
+pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
+    let dynamic = stats.total.dynamic_counts.is_some();
+    let total = predict_counts(&stats.program, part_counts(&stats.total), machine);
+    let mut warnings = Vec::new();
+    if !dynamic {
+        warnings.push(
+            "these are static counts (each statement once): the estimate is not a run time; analyze with --dynamic or pass the .f file".to_string(),
+        );
+    }
+    if total.uncharacterized_fraction > 0.01 {
+        let kinds: Vec<String> = total
+            .uncharacterized
+            .iter()
+            .map(|(k, n)| format!("{k} ({n})"))
+            .collect();
+        warnings.push(format!(
+            "{:.1} % of the operations have no parameter and cost nothing in the estimate: {}; the estimate is low by their real cost",
+            100.0 * total.uncharacterized_fraction,
+            kinds.join(", ")
+        ));
+    }
+    if !total.missing.is_empty() {
+        let names: Vec<String> = total.missing.iter().map(|p| p.to_string()).collect();
+        warnings.push(format!(
+            "the machine file has no value for {} ({:.1} % of the operations): they count as zero; characterize them with `opcost characterize --only {}`",
+            names.join(", "),
+            100.0 * total.missing_fraction,
+            names.join(",")
+        ));
+    }
+    if !machine.complete {
+        warnings.push("the machine file is incomplete (an interrupted characterization): resume it for a full estimate".to_string());
+    }
+    Prediction {
+        format: <Prediction as model::Versioned>::FORMAT.to_string(),
+        format_version: <Prediction as model::Versioned>::VERSION,
+        program: stats.program.clone(),
+        source_sha256: stats.source_sha256.clone(),
+        machine: machine.machine.cpu_model.clone(),
+        compiler: format!("{} {}", machine.compiler.path, machine.compiler.flags.join(" ")),
+        counts: if dynamic { "dynamic" } else { "static" }.to_string(),
+        total,
+        units: stats
+            .units
+            .iter()
+            .map(|u| predict_counts(&u.name, part_counts(u), machine))
+            .collect(),
+        regions: stats
+            .regions
+            .iter()
+            .map(|r| predict_counts(&r.name, part_counts(r), machine))
+            .collect(),
+        warnings,
+    }
+}
+
+/// The breakdown as CSV rows: part, mnemonic, operation, count, fractions, seconds.
+pub fn prediction_csv(p: &Prediction) -> Result<String, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "part",
+        "mnemonic",
+        "operation",
+        "times_executed",
+        "count_fraction",
+        "time_s",
+        "time_fraction",
+        "std_dev_s",
+    ])?;
+    for part in std::iter::once(&p.total).chain(&p.units).chain(&p.regions) {
+        w.write_record([
+            part.name.as_str(),
+            "TOTAL",
+            "",
+            "",
+            "",
+            &format!("{:.6e}", part.seconds()),
+            "1",
+            &format!("{:.6e}", part.time.std_dev_ns * 1e-9),
+        ])?;
+        for r in &part.rows {
+            w.write_record([
+                part.name.clone(),
+                r.mnemonic.to_string(),
+                r.operation.clone(),
+                format!("{}", r.times_executed),
+                format!("{:.6}", r.count_fraction),
+                format!("{:.6e}", r.time_s),
+                format!("{:.6}", r.time_fraction),
+                format!("{:.6e}", r.std_dev_s),
+            ])?;
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| e.into_error())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The breakdown as a Markdown table (seed figure 6.1).
+pub fn prediction_markdown(p: &Prediction) -> String {
+    let mut s = format!(
+        "# Prediction: {} on {} ({})\n\nPredicted time: **{:.3} s** (90 % interval {:.3}-{:.3} s), {} counts.\n\n",
+        p.program,
+        p.machine,
+        p.compiler,
+        p.total.seconds(),
+        p.total.time.ci_low_ns * 1e-9,
+        p.total.time.ci_high_ns * 1e-9,
+        p.counts
+    );
+    s.push_str("| param | operation | times executed | fraction | time (s) | fraction of time | std dev (s) |\n|---|---|---:|---:|---:|---:|---:|\n");
+    for r in &p.total.rows {
+        s.push_str(&format!(
+            "| {} | {} | {:.0} | {:.4} | {:.4} | {:.4} | {:.2e} |\n",
+            r.mnemonic, r.operation, r.times_executed, r.count_fraction, r.time_s, r.time_fraction, r.std_dev_s
+        ));
+    }
+    if !p.units.is_empty() {
+        s.push_str("\n| program unit | predicted time (s) |\n|---|---:|\n");
+        for u in &p.units {
+            s.push_str(&format!("| {} | {:.4} |\n", u.name, u.seconds()));
+        }
+    }
+    for w in &p.warnings {
+        s.push_str(&format!("\n> warning: {w}\n"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::characterization::{
+        CompilerInfo, MachineInfo, ParameterResult, RunSettings, Statistic, TestKind,
+    };
+
+    fn machine(params: &[(Param, f64, f64)]) -> Characterization {
+        let mut c = Characterization::new(
+            MachineInfo {
+                cpu_model: "test CPU".into(),
+                cores: 2,
+                os: String::new(),
+                hostname: String::new(),
+                arch: String::new(),
+            },
+            CompilerInfo {
+                path: "gfortran".into(),
+                version: "12".into(),
+                flags: vec!["-O0".into()],
+            },
+            "2026-01-01T00:00:00Z".into(),
+            RunSettings {
+                tmax_s: 0.04,
+                repeat: 10,
+                statistic: Statistic::Mean,
+                quick: false,
+                only: None,
+            },
+        );
+        c.complete = true;
+        for &(p, v, se) in params {
+            c.parameters.push(ParameterResult {
+                mnemonic: p,
+                number: p.def().number,
+                estimate: Estimate {
+                    mean_ns: v,
+                    std_dev_ns: se,
+                    ci_low_ns: v - 2.0 * se,
+                    ci_high_ns: v + 2.0 * se,
+                    observations: 10,
+                },
+                test_kind: TestKind::Direct,
+                experiments: vec![],
+            });
+        }
+        c
+    }
+
+    #[test]
+    fn sum_of_counts_times_costs_with_variance() {
+        let m = machine(&[(Param::ARSL, 0.5, 0.01), (Param::DRSL, 2.0, 0.1)]);
+        let mut c = OpCounts::new();
+        c.add(Param::ARSL, 1000);
+        c.add(Param::DRSL, 100);
+        let p = predict_counts("x", &c, &m);
+        assert!((p.time.mean_ns - (500.0 + 200.0)).abs() < 1e-9);
+        // sigma_T^2 = 1000^2 0.01^2 + 100^2 0.1^2 = 100 + 100
+        assert!((p.time.std_dev_ns - 200f64.sqrt()).abs() < 1e-9);
+        assert!(p.time.ci_low_ns < 700.0 && p.time.ci_high_ns > 700.0);
+        let frac: f64 = p.rows.iter().map(|r| r.time_fraction).sum();
+        assert!((frac - 1.0).abs() < 1e-12);
+        assert_eq!(p.rows[0].mnemonic, Param::ARSL, "sorted by time");
+        assert!((p.rows[0].count_fraction - 1000.0 / 1100.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn missing_and_uncharacterized_are_reported_not_dropped() {
+        let m = machine(&[(Param::ARSL, 0.5, 0.01)]);
+        let mut c = OpCounts::new();
+        c.add(Param::ARSL, 80);
+        c.add(Param::SIND, 10);
+        c.add_uncharacterized("I/O statement WRITE", 10);
+        let p = predict_counts("x", &c, &m);
+        assert_eq!(p.missing, vec![Param::SIND]);
+        assert!((p.missing_fraction - 0.1).abs() < 1e-12);
+        assert!((p.uncharacterized_fraction - 0.1).abs() < 1e-12);
+        assert!((p.time.mean_ns - 40.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn negative_costs_below_resolution_count_as_zero() {
+        let m = machine(&[(Param::GOTO, -0.01, 0.02)]);
+        let p = predict_counts("x", &OpCounts::one(Param::GOTO).scaled(100), &m);
+        assert_eq!(p.time.mean_ns, 0.0);
+        assert!(p.time.std_dev_ns > 0.0);
+    }
+}

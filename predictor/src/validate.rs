@@ -1,0 +1,405 @@
+//! Validation: predicted against real run times (seed 004 section 6, tables 6.1 and 7.2).
+//! Each program is analyzed dynamically, predicted, then compiled with the characterization's
+//! compiler and flags and run several times; the real time is the median CPU time of the runs
+//! (the characterizer's timer is CPU time too; seed 003 section 2.1), wall time is reported
+//! beside it. Where a prediction is off, a profiling build (gprof, `-pg`) times every program
+//! unit so predicted and measured time can be compared part by part (seed 004 section 6.3).
+
+use crate::predict::{predict, Prediction};
+use analyzer::{AnalyzeOptions, RunSpec};
+use harness::Compiler;
+use model::characterization::Characterization;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum ValidateError {
+    #[error("{program}: analysis failed: {error}")]
+    Analyze {
+        program: String,
+        error: analyzer::AnalyzeError,
+    },
+    #[error("{program} does not compile with {compiler}:\n{error}")]
+    Compile {
+        program: String,
+        compiler: String,
+        error: harness::CompileError,
+    },
+    #[error("{program}: {error}")]
+    Run {
+        program: String,
+        error: harness::RunError,
+    },
+    #[error("{program} failed with {status}:\n{stderr}")]
+    Failed {
+        program: String,
+        status: String,
+        stderr: String,
+    },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+#[derive(Debug, Clone)]
+pub struct ValidateOptions {
+    /// Timed runs per program.
+    pub runs: usize,
+    pub time_limit: Duration,
+    /// Time every program unit with a gprof build.
+    pub profile_units: bool,
+}
+
+impl Default for ValidateOptions {
+    fn default() -> Self {
+        ValidateOptions {
+            runs: 3,
+            time_limit: Duration::from_secs(600),
+            profile_units: true,
+        }
+    }
+}
+
+/// Predicted and measured time of one program unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnitComparison {
+    pub unit: String,
+    pub predicted_s: f64,
+    /// Self time from the profiling build (not counting called units or library calls).
+    pub measured_self_s: f64,
+}
+
+/// One row of seed table 6.1.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgramValidation {
+    pub program: String,
+    pub file: String,
+    pub predicted_s: f64,
+    pub predicted_ci_low_s: f64,
+    pub predicted_ci_high_s: f64,
+    pub cpu_median_s: f64,
+    pub cpu_min_s: f64,
+    pub wall_median_s: f64,
+    pub wall_min_s: f64,
+    pub runs: usize,
+    /// (predicted - real) / real, in percent, real = median CPU time.
+    pub error_percent: f64,
+    pub uncharacterized_fraction: f64,
+    pub units: Vec<UnitComparison>,
+    #[serde(skip)]
+    pub prediction: Option<Prediction>,
+}
+
+/// Seed table 7.2: how many predictions fall within 5, 10, 15 and 20 %.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ValidationSummary {
+    pub programs: usize,
+    pub within_5: usize,
+    pub within_10: usize,
+    pub within_15: usize,
+    pub within_20: usize,
+    pub mean_error_percent: f64,
+    pub mean_abs_error_percent: f64,
+    pub rms_error_percent: f64,
+}
+
+pub fn summarize(rows: &[ProgramValidation]) -> ValidationSummary {
+    let n = rows.len().max(1) as f64;
+    let within = |lim: f64| rows.iter().filter(|r| r.error_percent.abs() <= lim).count();
+    ValidationSummary {
+        programs: rows.len(),
+        within_5: within(5.0),
+        within_10: within(10.0),
+        within_15: within(15.0),
+        within_20: within(20.0),
+        mean_error_percent: rows.iter().map(|r| r.error_percent).sum::<f64>() / n,
+        mean_abs_error_percent: rows.iter().map(|r| r.error_percent.abs()).sum::<f64>() / n,
+        rms_error_percent: (rows.iter().map(|r| r.error_percent.powi(2)).sum::<f64>() / n).sqrt(),
+    }
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let n = s.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+fn program_name(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// Compile `source` with the system's compiler (plus `extra` flags) into `dir`.
+fn compile(
+    compiler: &Compiler,
+    source: &Path,
+    dir: &Path,
+    name: &str,
+    extra: &[&str],
+) -> Result<PathBuf, ValidateError> {
+    let exe = dir.join(name);
+    let abs = std::fs::canonicalize(source)?;
+    compiler
+        .build(&[abs], &exe, extra)
+        .map_err(|error| ValidateError::Compile {
+            program: program_name(source),
+            compiler: format!("{} {}", compiler.path.display(), compiler.flags.join(" ")),
+            error,
+        })?;
+    Ok(exe)
+}
+
+/// Measured times of `runs` runs: (cpu seconds, wall seconds).
+pub fn time_runs(
+    exe: &Path,
+    runs: usize,
+    limit: Duration,
+    program: &str,
+) -> Result<(Vec<f64>, Vec<f64>), ValidateError> {
+    let mut cpu = Vec::new();
+    let mut wall = Vec::new();
+    for _ in 0..runs {
+        let (out, usage) = harness::run_measured(&mut Command::new(exe), limit).map_err(|error| {
+            ValidateError::Run {
+                program: program.to_string(),
+                error,
+            }
+        })?;
+        if !out.success() {
+            return Err(ValidateError::Failed {
+                program: program.to_string(),
+                status: out.status.to_string(),
+                stderr: out.stderr,
+            });
+        }
+        cpu.push(usage.total_s());
+        wall.push(out.wall.as_secs_f64());
+    }
+    Ok((cpu, wall))
+}
+
+/// Self seconds per program unit from gprof's flat profile of a `-pg` build.
+fn profile_units(
+    compiler: &Compiler,
+    source: &Path,
+    dir: &Path,
+    limit: Duration,
+) -> Result<Vec<(String, f64)>, ValidateError> {
+    let name = program_name(source);
+    let exe = compile(compiler, source, dir, &format!("{name}-pg"), &["-pg"])?;
+    let mut cmd = Command::new(&exe);
+    cmd.current_dir(dir);
+    let out = harness::run_limited(&mut cmd, limit, None).map_err(|error| ValidateError::Run {
+        program: name.clone(),
+        error,
+    })?;
+    if !out.success() {
+        return Ok(Vec::new());
+    }
+    let gp = Command::new("gprof")
+        .args(["-b", "-p"])
+        .arg(&exe)
+        .arg(dir.join("gmon.out"))
+        .output();
+    let Ok(gp) = gp else {
+        return Ok(Vec::new());
+    };
+    Ok(parse_gprof_flat(&String::from_utf8_lossy(&gp.stdout)))
+}
+
+/// Parse gprof's flat profile: `%time cumulative self [calls self/call total/call] name`.
+/// gfortran names a unit `name_` and the main program `MAIN__`.
+pub fn parse_gprof_flat(text: &str) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 4 {
+            continue;
+        }
+        let (Ok(_), Ok(_), Ok(self_s)) = (f[0].parse::<f64>(), f[1].parse::<f64>(), f[2].parse::<f64>()) else {
+            continue;
+        };
+        let raw = f[f.len() - 1];
+        let unit = if raw == "MAIN__" {
+            "MAIN".to_string()
+        } else {
+            raw.trim_end_matches('_').to_ascii_uppercase()
+        };
+        out.push((unit, self_s));
+    }
+    out
+}
+
+/// Validate one program against a machine characterization.
+pub fn validate_program(
+    source: &Path,
+    machine: &Characterization,
+    opts: &ValidateOptions,
+) -> Result<ProgramValidation, ValidateError> {
+    let name = program_name(source);
+    let compiler = Compiler::find(Some(&machine.compiler.path), &machine.compiler.flags).map_err(
+        |e| ValidateError::Analyze {
+            program: name.clone(),
+            error: analyzer::AnalyzeError::Compiler(e),
+        },
+    )?;
+    let analysis = analyzer::analyze_dynamic(
+        &[source.to_path_buf()],
+        &AnalyzeOptions::default(),
+        &compiler,
+        &RunSpec {
+            time_limit: opts.time_limit,
+            ..RunSpec::default()
+        },
+    )
+    .map_err(|error| ValidateError::Analyze {
+        program: name.clone(),
+        error,
+    })?;
+    let prediction = predict(&analysis.stats, machine);
+    let dir = tempfile::Builder::new().prefix("opcost-validate-").tempdir()?;
+    let exe = compile(&compiler, source, dir.path(), &name, &[])?;
+    let (cpu, wall) = time_runs(&exe, opts.runs.max(1), opts.time_limit, &name)?;
+    let real = median(&cpu);
+    let units = if opts.profile_units {
+        let measured = profile_units(&compiler, source, dir.path(), opts.time_limit)?;
+        prediction
+            .units
+            .iter()
+            .map(|u| {
+                let key = u.name.to_ascii_uppercase();
+                let m = measured
+                    .iter()
+                    .find(|(n, _)| *n == key || (n == "MAIN" && key.starts_with("MAIN")))
+                    .map(|(_, s)| *s)
+                    .unwrap_or(0.0);
+                UnitComparison {
+                    unit: u.name.clone(),
+                    predicted_s: u.seconds(),
+                    measured_self_s: m,
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(ProgramValidation {
+        program: name,
+        file: source.display().to_string(),
+        predicted_s: prediction.total.seconds(),
+        predicted_ci_low_s: prediction.total.time.ci_low_ns * 1e-9,
+        predicted_ci_high_s: prediction.total.time.ci_high_ns * 1e-9,
+        cpu_median_s: real,
+        cpu_min_s: cpu.iter().cloned().fold(f64::INFINITY, f64::min),
+        wall_median_s: median(&wall),
+        wall_min_s: wall.iter().cloned().fold(f64::INFINITY, f64::min),
+        runs: cpu.len(),
+        error_percent: 100.0 * (prediction.total.seconds() - real) / real,
+        uncharacterized_fraction: prediction.total.uncharacterized_fraction,
+        units,
+        prediction: Some(prediction),
+    })
+}
+
+/// The validation table as CSV (one row per program).
+pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "program",
+        "real_cpu_median_s",
+        "real_cpu_min_s",
+        "real_wall_median_s",
+        "real_wall_min_s",
+        "predicted_s",
+        "predicted_ci_low_s",
+        "predicted_ci_high_s",
+        "error_percent",
+        "uncharacterized_fraction",
+        "runs",
+    ])?;
+    for r in rows {
+        w.write_record([
+            r.program.clone(),
+            format!("{:.4}", r.cpu_median_s),
+            format!("{:.4}", r.cpu_min_s),
+            format!("{:.4}", r.wall_median_s),
+            format!("{:.4}", r.wall_min_s),
+            format!("{:.4}", r.predicted_s),
+            format!("{:.4}", r.predicted_ci_low_s),
+            format!("{:.4}", r.predicted_ci_high_s),
+            format!("{:.2}", r.error_percent),
+            format!("{:.5}", r.uncharacterized_fraction),
+            r.runs.to_string(),
+        ])?;
+    }
+    let bytes = w.into_inner().map_err(|e| e.into_error())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Read a validation CSV back: (program, real CPU seconds).
+pub fn read_validation_csv(text: &str) -> Result<Vec<(String, f64)>, csv::Error> {
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    for rec in r.records() {
+        let rec = rec?;
+        let real = rec.get(1).and_then(|s| s.parse::<f64>().ok()).unwrap_or(f64::NAN);
+        out.push((rec.get(0).unwrap_or_default().to_string(), real));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(err: f64) -> ProgramValidation {
+        ProgramValidation {
+            program: "p".into(),
+            file: "p.f".into(),
+            predicted_s: 1.0 + err / 100.0,
+            predicted_ci_low_s: 0.0,
+            predicted_ci_high_s: 0.0,
+            cpu_median_s: 1.0,
+            cpu_min_s: 1.0,
+            wall_median_s: 1.0,
+            wall_min_s: 1.0,
+            runs: 3,
+            error_percent: err,
+            uncharacterized_fraction: 0.0,
+            units: vec![],
+            prediction: None,
+        }
+    }
+
+    #[test]
+    fn summary_counts_like_table_7_2() {
+        let s = summarize(&[row(3.0), row(-8.0), row(12.0), row(-19.0), row(40.0)]);
+        assert_eq!((s.within_5, s.within_10, s.within_15, s.within_20), (1, 2, 3, 4));
+        assert!((s.mean_error_percent - 5.6).abs() < 1e-9);
+        assert!((s.mean_abs_error_percent - 16.4).abs() < 1e-9);
+    }
+
+    #[test]
+    fn gprof_flat_profile_is_parsed() {
+        let text = "Flat profile:\n\nEach sample counts as 0.01 seconds.\n  %   cumulative   self              self     total\n time   seconds   seconds    calls  ms/call  ms/call  name\n 60.00      0.06     0.06        1    60.00    90.00  sgefa_\n 30.00      0.09     0.03                             MAIN__\n 10.00      0.10     0.01   100000     0.00     0.00  saxpy_\n";
+        let p = parse_gprof_flat(text);
+        assert_eq!(p, vec![("SGEFA".into(), 0.06), ("MAIN".into(), 0.03), ("SAXPY".into(), 0.01)]);
+    }
+
+    #[test]
+    fn csv_round_trips() {
+        let csv = validation_csv(&[row(5.0)]).unwrap();
+        let back = read_validation_csv(&csv).unwrap();
+        assert_eq!(back, vec![("p".to_string(), 1.0)]);
+    }
+}

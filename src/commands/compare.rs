@@ -1,0 +1,229 @@
+//! `opcost compare`: systems side by side (seed 004 figures 4.10-4.11, tables 7.1 and 7.3).
+
+use anyhow::{bail, Result};
+use model::{Param, Region};
+use predictor::compare::{compare_program, normalized, time_distribution, System};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  opcost compare results/*--gfortran-O0.json results/*--gfortran-O1.json
+  opcost compare A.json B.json --reference B --programs fortran-samples/*.f --plot results/compare
+
+A system's name is its file's stem. Measured times come from the validation CSV beside each
+file (results/validation-<stem>.csv, written by `opcost validate`) where it exists.")]
+pub struct Args {
+    /// Characterizations to compare (two or more)
+    #[arg(required = true, num_args = 2.., value_name = "RESULT.json")]
+    systems: Vec<PathBuf>,
+    /// The system the others are normalized to (a file stem) [default: the first]
+    #[arg(long, value_name = "NAME")]
+    reference: Option<String>,
+    /// Programs (sources or ProgramStats JSON) to predict on every system
+    #[arg(long, value_name = "PROGRAM", num_args = 1..)]
+    programs: Vec<PathBuf>,
+    /// Directory for SVG charts (normalized parameters by region)
+    #[arg(long, value_name = "DIR")]
+    plot: Option<PathBuf>,
+    /// Everything as JSON ("-" for stdout)
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+}
+
+fn stem(p: &Path) -> String {
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+/// Measured times from the validation CSV beside a characterization, by program.
+fn measured_times(path: &Path) -> Vec<(String, f64)> {
+    let csv = path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(format!("validation-{}.csv", stem(path)));
+    std::fs::read_to_string(csv)
+        .ok()
+        .and_then(|t| predictor::validate::read_validation_csv(&t).ok())
+        .unwrap_or_default()
+}
+
+pub fn run(a: Args) -> Result<()> {
+    use prettytable::{format, Cell, Row, Table};
+    let mut systems = Vec::new();
+    for p in &a.systems {
+        systems.push(System {
+            name: stem(p),
+            machine: crate::commands::characterize::load(p)?,
+        });
+    }
+    let reference = match &a.reference {
+        None => 0,
+        Some(r) => match systems.iter().position(|s| &s.name == r) {
+            Some(i) => i,
+            None => bail!(
+                "--reference {r} is none of the systems: {}",
+                systems.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        },
+    };
+    println!("Systems (reference: {}):", systems[reference].name);
+    for (i, s) in systems.iter().enumerate() {
+        println!(
+            "  [{i}] {}: {} {} ({})",
+            s.name,
+            s.machine.compiler.path,
+            s.machine.compiler.flags.join(" "),
+            s.machine.machine.cpu_model
+        );
+    }
+
+    // Parameters normalized to the reference (seed figures 4.10-4.11).
+    let rows = normalized(&systems, reference);
+    let mut t = Table::new();
+    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    let mut titles = vec![Cell::new("Param"), Cell::new(&format!("{} ns", systems[reference].name))];
+    titles.extend(systems.iter().map(|s| Cell::new(&format!("{} / ref", s.name))));
+    t.set_titles(Row::new(titles));
+    for r in &rows {
+        let Some(base) = r.values_ns[reference] else {
+            continue;
+        };
+        let mut cells = vec![Cell::new(r.mnemonic.mnemonic()), Cell::new(&format!("{base:.3}"))];
+        cells.extend(r.ratios.iter().map(|x| {
+            Cell::new(&x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into()))
+        }));
+        t.add_row(Row::new(cells));
+    }
+    println!("\nParameters relative to the reference (seed figures 4.10-4.11):");
+    t.printstd();
+    if let Some(dir) = &a.plot {
+        std::fs::create_dir_all(dir)?;
+        for region in Region::ALL {
+            let params: Vec<Param> = Param::ALL
+                .iter()
+                .copied()
+                .filter(|p| p.def().region == region)
+                .collect();
+            let series: Vec<(String, Vec<Option<f64>>)> = systems
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    (
+                        s.name.clone(),
+                        params
+                            .iter()
+                            .map(|p| rows.iter().find(|r| r.mnemonic == *p).and_then(|r| r.ratios[i]))
+                            .collect(),
+                    )
+                })
+                .collect();
+            let names: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+            let path = dir.join(format!("region-{:02}.svg", region.0));
+            predictor::plot::normalized_chart(&format!("Region {}: {}", region.0, region.title()), &names, &series, &path)?;
+        }
+        eprintln!("wrote charts to {}", dir.display());
+    }
+
+    // Programs: predicted (and measured) relative performance (seed table 7.1) and where the
+    // time goes (seed table 7.3).
+    let mut comparisons = Vec::new();
+    let mut distributions = Vec::new();
+    if !a.programs.is_empty() {
+        let measured: Vec<Vec<(String, f64)>> = a.systems.iter().map(|p| measured_times(p)).collect();
+        for prog in &a.programs {
+            let stats = crate::commands::predict::program_stats(
+                std::slice::from_ref(prog),
+                &systems[reference].machine,
+                &[],
+                None,
+                Duration::from_secs(600),
+            )?;
+            let m: Vec<Option<f64>> = measured
+                .iter()
+                .map(|rows| rows.iter().find(|(p, _)| *p == stats.program).map(|(_, t)| *t))
+                .collect();
+            comparisons.push(compare_program(&stats, &systems, m));
+            distributions.push(time_distribution(&stats, &systems));
+        }
+        let mut t = Table::new();
+        t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+        let mut titles = vec![Cell::new("Program")];
+        for s in &systems {
+            titles.push(Cell::new(&format!("{} pred s", s.name)));
+            titles.push(Cell::new(&format!("{} real s", s.name)));
+        }
+        titles.push(Cell::new("fastest: predicted / real"));
+        t.set_titles(Row::new(titles));
+        let mut agree = 0;
+        let mut known = 0;
+        for c in &comparisons {
+            let mut cells = vec![Cell::new(&c.program)];
+            for i in 0..systems.len() {
+                cells.push(Cell::new(&format!("{:.3}", c.predicted_s[i])));
+                cells.push(Cell::new(&c.measured_s[i].map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())));
+            }
+            let pf = c.predicted_fastest().map(|i| systems[i].name.clone()).unwrap_or_default();
+            let mf = c.measured_fastest().map(|i| systems[i].name.clone());
+            if let Some(m) = &mf {
+                known += 1;
+                if *m == pf {
+                    agree += 1;
+                }
+            }
+            cells.push(Cell::new(&format!("{pf} / {}", mf.unwrap_or_else(|| "-".into()))));
+            t.add_row(Row::new(cells));
+        }
+        println!("\nPredicted and real run times (seed table 7.1):");
+        t.printstd();
+        // Relative performance of every pair.
+        for i in 0..systems.len() {
+            for j in (i + 1)..systems.len() {
+                println!("\nRelative performance {} vs {} (time ratio {} / {}, > 1: {} faster):", systems[j].name, systems[i].name, systems[i].name, systems[j].name, systems[j].name);
+                for c in &comparisons {
+                    let pred = c.predicted_s[i] / c.predicted_s[j];
+                    let real = match (c.measured_s[i], c.measured_s[j]) {
+                        (Some(a), Some(b)) => format!("{:.2}", a / b),
+                        _ => "-".into(),
+                    };
+                    println!("  {:<12} predicted {:.2}   real {}", c.program, pred, real);
+                }
+            }
+        }
+        if known > 0 {
+            println!("\nThe predicted fastest system is the real fastest for {agree} of {known} programs.");
+        }
+        for d in &distributions {
+            let mut t = Table::new();
+            t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+            let mut titles = vec![Cell::new("System")];
+            titles.extend(d.params.iter().map(|p| Cell::new(p.mnemonic())));
+            t.set_titles(Row::new(titles));
+            for (s, sys) in systems.iter().enumerate() {
+                let mut cells = vec![Cell::new(&sys.name)];
+                for j in 0..d.params.len() {
+                    let mark = if d.flagged[s][j] { "*" } else { "" };
+                    cells.push(Cell::new(&format!("{:.1}{mark}", 100.0 * d.fractions[s][j])));
+                }
+                t.add_row(Row::new(cells));
+            }
+            println!(
+                "\n{}: % of predicted time in its ten most executed operations (* = 50 % above the geometric mean across systems; seed table 7.3)",
+                d.program
+            );
+            t.printstd();
+        }
+    }
+    if let Some(j) = &a.json {
+        let doc = serde_json::json!({
+            "systems": systems.iter().map(|s| &s.name).collect::<Vec<_>>(),
+            "reference": systems[reference].name,
+            "parameters": rows,
+            "programs": comparisons,
+            "time_distribution": distributions,
+        });
+        crate::commands::write_output(j, &serde_json::to_vec_pretty(&doc)?)?;
+    }
+    Ok(())
+}

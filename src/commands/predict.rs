@@ -1,0 +1,177 @@
+//! `opcost predict`: a program's run time on a characterized machine (seed 004 section 6).
+
+use anyhow::{Context, Result};
+use model::characterization::Characterization;
+use model::{parse_versioned, ProgramStats};
+use predictor::predict::{prediction_csv, prediction_markdown, PartPrediction};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  opcost predict --machine results/<machine>--gfortran-O0.json fortran-samples/linpack.f
+  opcost predict --machine M.json linpack.stats.json --markdown -
+  opcost predict --machine M.json prog.f --run-args input.dat --json pred.json
+
+A .f file is analyzed dynamically first (compiled with the machine's compiler and flags, run
+once with counters); a ProgramStats .json from `opcost analyze --json` is used as it is.")]
+pub struct Args {
+    /// Characterization of the machine (from `opcost characterize`)
+    #[arg(long, value_name = "RESULT.json")]
+    machine: PathBuf,
+    /// Fortran 77 source files of the program, or one ProgramStats JSON file
+    #[arg(required = true, value_name = "PROGRAM.f|STATS.json")]
+    program: Vec<PathBuf>,
+    /// Arguments for the program's counting run
+    #[arg(long, value_name = "ARG", num_args = 1.., allow_hyphen_values = true)]
+    run_args: Vec<String>,
+    /// Standard input for the program's counting run
+    #[arg(long, value_name = "FILE")]
+    stdin: Option<PathBuf>,
+    /// Time limit of the counting run, seconds
+    #[arg(long, default_value_t = 600.0)]
+    time_limit: f64,
+    /// Write the prediction as JSON ("-" for stdout)
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Write the breakdown as CSV ("-" for stdout)
+    #[arg(long, value_name = "FILE")]
+    csv: Option<String>,
+    /// Write the breakdown as Markdown ("-" for stdout)
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<String>,
+}
+
+/// Program statistics from a ProgramStats file, or by analyzing sources dynamically with the
+/// machine's compiler and flags.
+pub fn program_stats(
+    files: &[PathBuf],
+    machine: &Characterization,
+    run_args: &[String],
+    stdin: Option<&Path>,
+    time_limit: Duration,
+) -> Result<ProgramStats> {
+    if files.len() == 1 && files[0].extension().is_some_and(|e| e == "json") {
+        let text = std::fs::read_to_string(&files[0])
+            .with_context(|| format!("cannot read {}", files[0].display()))?;
+        return parse_versioned::<ProgramStats>(&text)
+            .with_context(|| files[0].display().to_string());
+    }
+    let compiler = harness::Compiler::find(Some(&machine.compiler.path), &machine.compiler.flags)?;
+    let analysis = analyzer::analyze_dynamic(
+        files,
+        &analyzer::AnalyzeOptions::default(),
+        &compiler,
+        &analyzer::RunSpec {
+            args: run_args.to_vec(),
+            stdin: stdin.map(Path::to_path_buf),
+            time_limit,
+            ..analyzer::RunSpec::default()
+        },
+    )?;
+    for d in analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == analyzer::Severity::Error)
+    {
+        eprintln!("{d}");
+    }
+    Ok(analysis.stats)
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let machine = crate::commands::characterize::load(&a.machine)?;
+    let stats = program_stats(
+        &a.program,
+        &machine,
+        &a.run_args,
+        a.stdin.as_deref(),
+        Duration::from_secs_f64(a.time_limit),
+    )?;
+    let p = predictor::predict(&stats, &machine);
+    print_part(&p.total, true);
+    if p.units.len() > 1 {
+        print_parts("Program unit", &p.units);
+    }
+    if !p.regions.is_empty() {
+        print_parts("Region", &p.regions);
+    }
+    println!(
+        "\nPredicted run time of {} on {} ({}): {:.3} s, 90 % interval {:.3} .. {:.3} s",
+        p.program,
+        p.machine,
+        p.compiler,
+        p.total.seconds(),
+        p.total.time.ci_low_ns * 1e-9,
+        p.total.time.ci_high_ns * 1e-9
+    );
+    for w in &p.warnings {
+        eprintln!("warning: {w}");
+    }
+    if let Some(f) = &a.json {
+        crate::commands::write_output(f, &serde_json::to_vec_pretty(&p)?)?;
+    }
+    if let Some(f) = &a.csv {
+        crate::commands::write_output(f, prediction_csv(&p)?.as_bytes())?;
+    }
+    if let Some(f) = &a.markdown {
+        crate::commands::write_output(f, prediction_markdown(&p).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The breakdown of seed figure 6.1.
+pub fn print_part(part: &PartPrediction, all_rows: bool) {
+    use prettytable::{format, row, Table};
+    let mut t = Table::new();
+    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    t.set_titles(row!["Param", "Operation", r->"Times executed", r->"Fraction", r->"Time (s)", r->"Fraction of time", r->"Std dev (s)"]);
+    let rows = if all_rows { part.rows.len() } else { 10 };
+    for r in part.rows.iter().take(rows) {
+        t.add_row(row![
+            r.mnemonic,
+            r.operation,
+            r->format!("{:.4e}", r.times_executed),
+            r->format!("{:.4}", r.count_fraction),
+            r->format!("{:.4}", r.time_s),
+            r->format!("{:.4}", r.time_fraction),
+            r->format!("{:.1e}", r.std_dev_s)
+        ]);
+    }
+    println!("{}: predicted {:.4} s", part.name, part.seconds());
+    t.printstd();
+    if part.uncharacterized_fraction > 0.0 {
+        println!(
+            "uncharacterized operations ({:.2} % of all): {}",
+            100.0 * part.uncharacterized_fraction,
+            part.uncharacterized
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+}
+
+fn print_parts(what: &str, parts: &[PartPrediction]) {
+    use prettytable::{format, row, Table};
+    let mut t = Table::new();
+    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    t.set_titles(row![what, r->"Predicted (s)", r->"± 90 %", "Top operations"]);
+    for p in parts {
+        let top: Vec<String> = p
+            .rows
+            .iter()
+            .take(3)
+            .map(|r| format!("{} {:.0}%", r.mnemonic, 100.0 * r.time_fraction))
+            .collect();
+        t.add_row(row![
+            p.name,
+            r->format!("{:.4}", p.seconds()),
+            r->format!("{:.4}", (p.time.ci_high_ns - p.time.ci_low_ns) / 2.0 * 1e-9),
+            top.join(", ")
+        ]);
+    }
+    println!();
+    t.printstd();
+}

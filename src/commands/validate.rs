@@ -1,0 +1,182 @@
+//! `opcost validate`: predicted against real run times (seed 004 tables 6.1 and 7.2).
+
+use anyhow::{bail, Result};
+use predictor::validate::{summarize, validate_program, validation_csv, ProgramValidation, ValidateOptions};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  opcost validate --machine results/<machine>--gfortran-O0.json
+  opcost validate --machine M.json fortran-samples/sieve.f fortran-samples/mandel.f --runs 5
+
+For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
+and flags, run it --runs times and compare with the median CPU time. Writes
+results/validation-<machine file>.csv and .svg (predicted vs real, log-log).")]
+pub struct Args {
+    /// Characterization of the machine
+    #[arg(long, value_name = "RESULT.json")]
+    machine: PathBuf,
+    /// Programs to validate (one source file each) [default: fortran-samples/*.f]
+    #[arg(value_name = "PROGRAM.f")]
+    programs: Vec<PathBuf>,
+    /// Timed runs per program
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    /// Time limit of each run, seconds
+    #[arg(long, default_value_t = 600.0)]
+    time_limit: f64,
+    /// Skip the per-unit profile (gprof) that shows where a prediction is off
+    #[arg(long)]
+    no_profile: bool,
+    /// Validation table as CSV [default: results/validation-<machine file stem>.csv]
+    #[arg(long, value_name = "FILE")]
+    csv: Option<String>,
+    /// Predicted-vs-real chart [default: results/validation-<machine file stem>.svg]
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Full results as JSON ("-" for stdout)
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+}
+
+fn default_programs() -> Result<Vec<PathBuf>> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir("fortran-samples")
+        .map_err(|e| anyhow::anyhow!("no programs given and fortran-samples/ cannot be read ({e}); name the programs to validate"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "f"))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let machine = crate::commands::characterize::load(&a.machine)?;
+    let programs = if a.programs.is_empty() {
+        default_programs()?
+    } else {
+        a.programs.clone()
+    };
+    if programs.is_empty() {
+        bail!("no programs to validate");
+    }
+    let stem = a
+        .machine
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "machine".into());
+    let opts = ValidateOptions {
+        runs: a.runs.max(1),
+        time_limit: Duration::from_secs_f64(a.time_limit),
+        profile_units: !a.no_profile,
+    };
+    let bar = crate::commands::progress_bar();
+    bar.set_length(programs.len() as u64);
+    let mut rows: Vec<ProgramValidation> = Vec::new();
+    for p in &programs {
+        bar.set_message(p.display().to_string());
+        rows.push(validate_program(p, &machine, &opts)?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    print_table(&rows);
+    let csv_path = a
+        .csv
+        .clone()
+        .unwrap_or_else(|| format!("results/validation-{stem}.csv"));
+    crate::commands::write_output(&csv_path, validation_csv(&rows)?.as_bytes())?;
+    let plot = a
+        .plot
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/validation-{stem}.svg")));
+    let points: Vec<(String, f64, f64)> = rows
+        .iter()
+        .map(|r| (r.program.clone(), r.predicted_s, r.cpu_median_s))
+        .collect();
+    predictor::plot::predicted_vs_real(
+        &points,
+        &format!("{} {}", machine.compiler.tag(), machine.machine.cpu_model),
+        &plot,
+    )?;
+    if let Some(j) = &a.json {
+        crate::commands::write_output(
+            j,
+            &serde_json::to_vec_pretty(&serde_json::json!({
+                "machine": a.machine,
+                "summary": summarize(&rows),
+                "programs": rows,
+            }))?,
+        )?;
+    }
+    if csv_path != "-" {
+        eprintln!("wrote {csv_path} and {}", plot.display());
+    }
+    Ok(())
+}
+
+fn print_table(rows: &[ProgramValidation]) {
+    use prettytable::{format, row, Table};
+    let mut t = Table::new();
+    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    t.set_titles(row!["Program", r->"Real CPU (s)", r->"Wall min (s)", r->"Predicted (s)", r->"± 90 %", r->"Error %"]);
+    for r in rows {
+        t.add_row(row![
+            r.program,
+            r->format!("{:.3}", r.cpu_median_s),
+            r->format!("{:.3}", r.wall_min_s),
+            r->format!("{:.3}", r.predicted_s),
+            r->format!("{:.3}", (r.predicted_ci_high_s - r.predicted_ci_low_s) / 2.0),
+            r->format!("{:+.1}", r.error_percent)
+        ]);
+    }
+    println!("Predicted against real run times (seed table 6.1):");
+    t.printstd();
+    let s = summarize(rows);
+    println!(
+        "\nWithin 5 %: {}   10 %: {}   15 %: {}   20 %: {}   of {} (seed table 7.2)",
+        s.within_5, s.within_10, s.within_15, s.within_20, s.programs
+    );
+    println!(
+        "Mean error {:+.1} %, mean |error| {:.1} %, RMS error {:.1} %",
+        s.mean_error_percent, s.mean_abs_error_percent, s.rms_error_percent
+    );
+    // Where is a prediction off? Units by predicted vs measured self time (gprof).
+    for r in rows.iter().filter(|r| r.error_percent.abs() > 10.0 && !r.units.is_empty()) {
+        let mut u = Table::new();
+        u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+        u.set_titles(row!["Unit", r->"Predicted (s)", r->"Measured self (s)", r->"Difference (s)", "Top predicted operations"]);
+        let mut units = r.units.clone();
+        units.sort_by(|a, b| {
+            (b.predicted_s - b.measured_self_s)
+                .abs()
+                .total_cmp(&(a.predicted_s - a.measured_self_s).abs())
+        });
+        for c in units.iter().take(8) {
+            let top = r
+                .prediction
+                .as_ref()
+                .and_then(|p| p.units.iter().find(|x| x.name == c.unit))
+                .map(|p| {
+                    p.rows
+                        .iter()
+                        .take(3)
+                        .map(|x| format!("{} {:.0}%", x.mnemonic, 100.0 * x.time_fraction))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default();
+            u.add_row(row![
+                c.unit,
+                r->format!("{:.3}", c.predicted_s),
+                r->format!("{:.3}", c.measured_self_s),
+                r->format!("{:+.3}", c.predicted_s - c.measured_self_s),
+                top
+            ]);
+        }
+        println!(
+            "\n{} is off by {:+.1} %; where (measured self time from a gprof build, library calls not included):",
+            r.program, r.error_percent
+        );
+        u.printstd();
+    }
+}
