@@ -141,8 +141,18 @@ pub fn analyze_dynamic(
         })?;
     // The original must compile: otherwise the user's error, not ours.
     check_original_compiles(files, dir.path(), &compiler)?;
-    let exe = build_instrumented(&inst, dir.path(), &compiler)?;
-    let counts_file = dir.path().join("counters.txt");
+    let work = match &opts.keep_instrumented {
+        Some(d) => {
+            std::fs::create_dir_all(d).map_err(|source| AnalyzeError::Io {
+                what: format!("creating {}", d.display()),
+                source,
+            })?;
+            d.clone()
+        }
+        None => dir.path().to_path_buf(),
+    };
+    let exe = build_instrumented(&inst, &work, &compiler)?;
+    let counts_file = work.join("counters.txt");
     let out = run_program(&exe, run, &[("OPCOST_COUNTS", &counts_file)])?;
     let text = match std::fs::read_to_string(&counts_file) {
         Ok(t) => t,

@@ -40,6 +40,8 @@ pub struct AnalyzeOptions {
     pub line_length: usize,
     /// Program name for the report (default: the first file's stem).
     pub program_name: Option<String>,
+    /// Keep the instrumented copy and its build here (default: a temporary directory).
+    pub keep_instrumented: Option<PathBuf>,
 }
 
 impl Default for AnalyzeOptions {
@@ -47,6 +49,7 @@ impl Default for AnalyzeOptions {
         AnalyzeOptions {
             line_length: 72,
             program_name: None,
+            keep_instrumented: None,
         }
     }
 }

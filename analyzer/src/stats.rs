@@ -40,6 +40,9 @@ fn sha256_of(files: &[PathBuf]) -> Result<String, AnalyzeError> {
     Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
+/// (probe, first statement, last statement, counts, executions).
+type BlockAcc = (Option<usize>, usize, usize, Acc, Option<u64>);
+
 #[derive(Default)]
 struct Acc {
     stat: OpCounts,
@@ -68,7 +71,7 @@ pub fn program_stats(
     let mut region_order: Vec<String> = Vec::new();
     // Blocks keyed by probe (statements without a probe but with costs, such as ELSE IF
     // conditions, form their own entry keyed by statement).
-    let mut blocks: Vec<(Option<usize>, usize, usize, Acc, Option<u64>)> = Vec::new();
+    let mut blocks: Vec<BlockAcc> = Vec::new();
     let mut block_of_probe: BTreeMap<usize, usize> = BTreeMap::new();
 
     for (i, st) in prog.stmts.iter().enumerate() {
