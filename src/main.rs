@@ -33,6 +33,8 @@ enum Command {
     Compare(commands::compare::Args),
     /// Count the abstract operations of a Fortran 77 program, statically and in a run
     Analyze(commands::analyze::Args),
+    /// Measure caches, memory latency and CPU parameters of this machine (X-Ray)
+    Xray(commands::xray::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Validate(a) => commands::validate::run(a),
         Command::Compare(a) => commands::compare::run(a),
         Command::Analyze(a) => commands::analyze::run(a),
+        Command::Xray(a) => commands::xray::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@ pub mod characterize;
 pub mod compare;
 pub mod predict;
 pub mod validate;
+pub mod xray;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

@@ -63,7 +63,10 @@ pub fn run(exe: &Path, args: &[String], input: &str, limit: Duration) -> Result<
             exe.display(),
             out.status,
             out.stderr.trim(),
-            out.stdout.lines().find(|l| l.starts_with("ERROR")).unwrap_or("")
+            out.stdout
+                .lines()
+                .find(|l| l.starts_with("ERROR"))
+                .unwrap_or("")
         )));
     }
     Ok(out.stdout)
@@ -74,7 +77,11 @@ pub fn tagged_numbers(stdout: &str, tag: &str) -> Vec<Vec<f64>> {
     stdout
         .lines()
         .filter_map(|l| l.strip_prefix(tag).filter(|r| r.starts_with(' ')))
-        .map(|rest| rest.split_whitespace().filter_map(|w| w.parse().ok()).collect())
+        .map(|rest| {
+            rest.split_whitespace()
+                .filter_map(|w| w.parse().ok())
+                .collect()
+        })
         .collect()
 }
 

@@ -35,8 +35,8 @@ impl Chaser {
         Ok(Chaser {
             exe,
             huge,
-            samples: if quick { 3 } else { 5 },
-            target_ns: if quick { 1_000_000 } else { 2_000_000 },
+            samples: if quick { 5 } else { 9 },
+            target_ns: 500_000,
             queries: 0,
             huge_shortfall: None,
         })
@@ -116,25 +116,29 @@ impl Level<'_> {
                 MAX_EXTENT_BYTES >> 20
             )));
         }
-        let first = self.chaser.time_one(seq, 1)?;
         let trace = std::env::var_os("OPCOST_XRAY_TRACE").is_some();
-        if trace {
-            eprintln!(
-                "  {:?}: min {:.2} ns (hit {:.2}, threshold {:.2})",
-                seq.dims,
-                first.min(),
-                self.hit.latency_ns,
-                self.hit.threshold_ns()
-            );
+        let mut pooled = Samples(Vec::new());
+        let rounds = if confirm { 3 } else { 1 + 2 };
+        for round in 0..rounds {
+            let q = self.chaser.time_one(seq, 1)?;
+            if trace {
+                eprintln!(
+                    "  {}{:?}: min {:.2} ns (hit {:.2}, threshold {:.2})",
+                    if round > 0 { "  again " } else { "" },
+                    seq.dims,
+                    q.min(),
+                    self.hit.latency_ns,
+                    self.hit.threshold_ns()
+                );
+            }
+            pooled = pooled.pooled(&q);
+            match self.hit.verdict(&pooled) {
+                Verdict::Compact if !confirm => return Ok(true),
+                Verdict::NonCompact if !confirm => return Ok(false),
+                _ => {}
+            }
         }
-        if !confirm && self.hit.verdict(&first) != Verdict::Doubtful {
-            return Ok(self.hit.is_compact(&first));
-        }
-        let more = self.chaser.time_one(seq, 3)?;
-        if trace {
-            eprintln!("    again: min {:.2} ns", more.min());
-        }
-        Ok(self.hit.is_compact(&first.pooled(&more)))
+        Ok(self.hit.is_compact(&pooled))
     }
 
     /// `is_compact(<m0, S, N>)` at this level: assumed when the sequence is too short to
@@ -193,7 +197,8 @@ impl Level<'_> {
             if count == old {
                 // Confirm the pair the answer rests on: A compact and A + 1 not, at S = 2T.
                 let a = count - 1;
-                let ok = self.is_compact(stride, a, true)? && !self.is_compact(stride, a + 1, true)?;
+                let ok =
+                    self.is_compact(stride, a, true)? && !self.is_compact(stride, a + 1, true)?;
                 if ok {
                     return Ok(Some((a, if steps == 1 { 0 } else { stride / 2 })));
                 }
@@ -274,8 +279,13 @@ pub fn measure(chaser: &mut Chaser, progress: &mut Progress) -> Result<Hierarchy
         let depth = levels.len() + 1;
         progress(&format!("L{depth}: hit latency"));
         let lat_seq = level_latency_sequence(&levels);
-        let hit_samples = chaser.time_one(&lat_seq, 2)?.pooled(&chaser.time_one(&lat_seq, 2)?);
+        let hit_samples = chaser
+            .time_one(&lat_seq, 2)?
+            .pooled(&chaser.time_one(&lat_seq, 2)?);
         let hit = HitReference::from_samples(&hit_samples);
+        if std::env::var_os("OPCOST_XRAY_TRACE").is_some() {
+            eprintln!("  L{depth} latency sequence {:?}: {hit:?}", lat_seq.dims);
+        }
         let slower_than_above = levels
             .last()
             .is_none_or(|p| hit.latency_ns > p.hit.latency_ns * 1.5);
@@ -300,9 +310,15 @@ pub fn measure(chaser: &mut Chaser, progress: &mut Progress) -> Result<Hierarchy
         let measured = match measured {
             Some(m) => m,
             None => {
-                progress(&format!("L{depth}: effective capacity (hit {:.2} ns)", hit.latency_ns));
+                progress(&format!(
+                    "L{depth}: effective capacity (hit {:.2} ns)",
+                    hit.latency_ns
+                ));
                 let (from, stride) = levels.last().map_or((1024, 8), |u| {
-                    (2 * u.geometry.capacity_bytes, u.geometry.block_bytes.max(64))
+                    (
+                        2 * u.geometry.capacity_bytes,
+                        u.geometry.block_bytes.max(64),
+                    )
                 });
                 match level.effective_capacity(from, stride)? {
                     Some(c) => MeasuredLevel {
@@ -345,7 +361,9 @@ fn by_compact_sequences(
             Ok(Some((_, 0))) if s0 > 8 => s0 = (s0 / 4).max(8),
             Ok(other) => break other,
             Err(XrayError::Measurement(why)) => {
-                notes.push(format!("L{depth}: compact sequences gave no answer ({why})"));
+                notes.push(format!(
+                    "L{depth}: compact sequences gave no answer ({why})"
+                ));
                 break None;
             }
             Err(e) => return Err(e),
@@ -429,11 +447,16 @@ fn exclusive_share(
     Ok((!level.is_compact_seq(&seq, true)?).then_some(own))
 }
 
-/// Main-memory latency: a pseudo-random chase over 256 MiB (beyond any cache X-Ray expects),
-/// one access per 4 KiB + 64 B so consecutive elements fall in different pages and sets and a
-/// pass stays short.
+/// Main-memory latency: a pseudo-random chase over 128 MiB (beyond the caches X-Ray expects),
+/// one access per 1 KiB + 64 B so a pass stays short and the elements spread over all sets.
 fn measure_memory(chaser: &mut Chaser) -> Result<f64, XrayError> {
-    let stride = 4096 + 64;
-    let s = chaser.time_one(&Sequence::strided(stride, (256 << 20) / stride), 1)?;
+    let stride = 1024 + 64;
+    let s = chaser.time_one(&Sequence::strided(stride, (128 << 20) / stride), 1)?;
+    if std::env::var_os("OPCOST_XRAY_TRACE").is_some() {
+        eprintln!(
+            "  memory: {s:?}, huge-page shortfall {:?}",
+            chaser.huge_shortfall
+        );
+    }
     Ok(s.min())
 }

@@ -13,10 +13,13 @@
 
 pub mod bench;
 pub mod caches;
+pub mod cpu;
 pub mod decide;
+pub mod registers;
 pub mod sequence;
 
-use model::hardware::{CacheLevel, HardwareReport};
+use model::hardware::{CacheLevel, CpuInfo, HardwareReport};
+use registers::RegisterKind;
 use std::time::Instant;
 use thiserror::Error;
 
@@ -74,6 +77,10 @@ pub fn measure(
             false
         }
     };
+    progress("CPU: frequency, add and multiply, FMA");
+    let timings = cpu::measure(&shop, opts.quick)?;
+    let frequency_mhz = timings.frequency_mhz()?;
+    let ghz = frequency_mhz / 1000.0;
     progress("compiling the pointer-chasing benchmark");
     let mut chaser = caches::Chaser::build(&shop, huge, opts.quick)?;
     let hierarchy = caches::measure(&mut chaser, progress)?;
@@ -97,7 +104,7 @@ pub fn measure(
                 capacity_bytes: l.geometry.capacity_bytes,
                 associativity: known(l.geometry.associativity),
                 block_bytes: known(l.geometry.block_bytes),
-                latency_cycles: f64::NAN,
+                latency_cycles: l.hit.latency_ns * ghz,
                 latency_ns: l.hit.latency_ns,
                 method: l.method,
                 used_huge_pages: huge && i > 0,
@@ -105,12 +112,53 @@ pub fn measure(
             }
         })
         .collect();
+    let mut regs = Vec::new();
+    for kind in [
+        RegisterKind::Integer,
+        RegisterKind::Double,
+        RegisterKind::Simd,
+    ] {
+        progress(&format!("registers: {}", kind.name()));
+        let n = match registers::count(&shop, kind, opts.quick) {
+            Ok(n) => n,
+            Err(XrayError::Compile(e)) if kind == RegisterKind::Simd => {
+                notes.push(format!(
+                    "SIMD registers not measured: the C sequence did not compile ({})",
+                    e.lines().last().unwrap_or("")
+                ));
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        if n.is_none() && !notes.iter().any(|m| m.contains(kind.name())) {
+            notes.push(format!(
+                "{} registers: no spill cost visible up to {} variables (out-of-order execution \
+                 and memory renaming hide spills on this CPU)",
+                kind.name(),
+                128
+            ));
+        }
+        regs.push(n);
+    }
+    progress("processors and SMT");
+    let (processors, smt) = cpu::processors(&shop, opts.quick)?;
+    let cpu = CpuInfo {
+        frequency_mhz,
+        instructions: timings.instructions()?,
+        has_fma: timings.has_fma()?,
+        has_fpu: timings.has_fpu()?,
+        integer_registers: regs[0],
+        float_registers: regs[1],
+        simd_registers: regs[2],
+        processors,
+        smt,
+    };
     Ok(HardwareReport {
         caches,
         memory_latency_ns: hierarchy.memory_latency_ns,
-        memory_latency_cycles: f64::NAN,
+        memory_latency_cycles: hierarchy.memory_latency_ns * ghz,
         tlb: None,
-        cpu: None,
+        cpu: Some(cpu),
         huge_pages: huge && chaser.huge_shortfall.is_none(),
         notes,
         wall_time_s: start.elapsed().as_secs_f64(),

@@ -131,10 +131,14 @@ mod tests {
         m
     }
     fn compact(offsets: &[u64], g: &Geometry) -> bool {
-        per_set(offsets, g).values().all(|b| b.len() as u64 <= g.associativity)
+        per_set(offsets, g)
+            .values()
+            .all(|b| b.len() as u64 <= g.associativity)
     }
     fn non_compact(offsets: &[u64], g: &Geometry) -> bool {
-        per_set(offsets, g).values().all(|b| b.len() as u64 > g.associativity)
+        per_set(offsets, g)
+            .values()
+            .all(|b| b.len() as u64 > g.associativity)
     }
 
     #[test]

@@ -1,0 +1,93 @@
+! opcost xray: driver of the CPU nano-benchmarks (seed 000). Reads "reps target_ns" and the
+! operands from standard input (so nothing is known at compile time), calibrates each kernel's
+! iteration count until one run lasts target_ns, then times it reps times and prints
+! "K name ns_per_op_min ns_per_op_median" (8 operations per iteration, 16 for the
+! throughput kernels of floating point). The results are printed too (no dead code).
+program cpu_main
+  implicit none
+  integer(8) :: reps, target_ns, ia, ib, im, iv(8)
+  real(4) :: sx, sy, sz, sv(8)
+  real(8) :: dx, dy, dz, dv(8), sink
+  read (*, *) reps, target_ns
+  read (*, *) ia, ib, im
+  read (*, *) sx, sy, sz
+  read (*, *) dx, dy, dz
+  iv = ia; sv = sx; dv = dx; sink = 0
+  call bench('int_add_lat', 8)
+  call bench('int_add_thr', 8)
+  call bench('int_mul_lat', 8)
+  call bench('int_mul_thr', 8)
+  call bench('r4_add_lat', 8)
+  call bench('r4_add_thr', 16)
+  call bench('r4_mul_lat', 8)
+  call bench('r4_mul_thr', 16)
+  call bench('r8_add_lat', 8)
+  call bench('r8_add_thr', 16)
+  call bench('r8_mul_lat', 8)
+  call bench('r8_mul_thr', 16)
+  call bench('madd_fused', 8)
+  call bench('madd_separate', 8)
+  sink = sink + dble(ia + ib + sum(iv)) + dble(sx + sum(sv)) + dx + sum(dv)
+  write (*, '(a,1x,g0)') 'S', sink
+contains
+  subroutine run(name, iters)
+    character(*), intent(in) :: name
+    integer(8), intent(in) :: iters
+    select case (name)
+    case ('int_add_lat'); call int_add_lat(iters, ia, ib)
+    case ('int_add_thr'); call int_add_thr(iters, iv, ib)
+    case ('int_mul_lat'); call int_mul_lat(iters, ia, im)
+    case ('int_mul_thr'); call int_mul_thr(iters, iv, im)
+    case ('r4_add_lat'); call add_lat_r4(iters, sx, sy)
+    case ('r4_add_thr'); call add_thr_r4(iters, sv, sy)
+    case ('r4_mul_lat'); call mul_lat_r4(iters, sx, sy, sz)
+    case ('r4_mul_thr'); call mul_thr_r4(iters, sv, sy, sz)
+    case ('r8_add_lat'); call add_lat_r8(iters, dx, dy)
+    case ('r8_add_thr'); call add_thr_r8(iters, dv, dy)
+    case ('r8_mul_lat'); call mul_lat_r8(iters, dx, dy, dz)
+    case ('r8_mul_thr'); call mul_thr_r8(iters, dv, dy, dz)
+    case ('madd_fused'); call madd_fused(iters, dx, 0.5d0 * dy / dy, dz / dz)
+    case ('madd_separate'); call madd_separate(iters, dx, 0.5d0 * dy / dy, dz / dz)
+    end select
+  end subroutine run
+
+  subroutine bench(name, ops)
+    character(*), intent(in) :: name
+    integer, intent(in) :: ops
+    integer(8) :: iters, t0, t1, r, k
+    real(8), allocatable :: t(:)
+    iters = 1024
+    do
+      call system_clock(t0)
+      call run(name, iters)
+      call system_clock(t1)
+      if (t1 - t0 >= target_ns .or. iters > 2_8**40) exit
+      iters = iters * 2
+    end do
+    allocate (t(reps))
+    do k = 1, reps
+      call system_clock(t0, r)
+      call run(name, iters)
+      call system_clock(t1)
+      t(k) = dble(t1 - t0) / dble(iters * ops)
+    end do
+    call sort(t)
+    write (*, '(a,1x,a,2(1x,f0.5))') 'K', name, t(1), t((reps + 1) / 2)
+  end subroutine bench
+
+  subroutine sort(t)
+    real(8), intent(inout) :: t(:)
+    integer :: i, j
+    real(8) :: x
+    do i = 2, size(t)
+      x = t(i)
+      j = i - 1
+      do while (j >= 1)
+        if (t(j) <= x) exit
+        t(j + 1) = t(j)
+        j = j - 1
+      end do
+      t(j + 1) = x
+    end do
+  end subroutine sort
+end program cpu_main
