@@ -332,17 +332,17 @@ C     GRID; H COUNTS THE DEPOSITS OVER ALL REPETITIONS) ----
   139 CONTINUE
       CK(13) = ASUM(P, 4 * 64) + ASUM(H, 65 * 65) / REAL(NREP)
 C
-C     ---- KERNEL 14: 1-D PARTICLE IN CELL (RH COLLECTS THE CHARGE OF
-C     ALL REPETITIONS) ----
+C     ---- KERNEL 14: 1-D PARTICLE IN CELL (RH, THE CHARGE, IS CLEARED
+C     AT THE START OF EACH REPETITION) ----
       CALL FILL(GRD, NL, 1.0, 2000.0, 1401)
       CALL FILL(EX, NV, 0.5, 1.0, 1403)
       CALL FILL(DEX, NV, 0.0, 0.0001, 1405)
       FLX = 0.5
-      DO 140 I = 0, 2049
-         RH(I) = 0.0
-  140 CONTINUE
       NREP = MULT * IREPS(14) / 10
       DO 149 IREP = 1, NREP
+         DO 140 I = 0, 2049
+            RH(I) = 0.0
+  140    CONTINUE
          DO 141 K = 1, NL
             VX(K) = 0.0
             XX(K) = 0.0
@@ -364,7 +364,7 @@ C     ALL REPETITIONS) ----
             RH(IR(K) + 1) = RH(IR(K) + 1) + RX(K)
   143    CONTINUE
   149 CONTINUE
-      CK(14) = ASUM(XX, NL) + ASUM(RH, 2050) / REAL(NREP)
+      CK(14) = ASUM(XX, NL) + ASUM(RH, 2050)
 C
 C     ---- KERNEL 15: CASUAL FORTRAN (ARITHMETIC IF AND GO TO) ----
       CALL FILL(VH, 101 * 8, 0.5, 1.5, 1501)
