@@ -59,6 +59,9 @@ pub struct StmtInfo {
     pub do_terminal: bool,
     /// The probe counting the block this statement belongs to.
     pub block: Option<usize>,
+    /// The assignment this statement makes (also as a logical IF's consequent), lowered, for
+    /// the dependence chains of rule 14 (`crate::recurrence`).
+    pub assignment: Option<(Expr, Expr)>,
 }
 
 /// One program unit.
@@ -84,8 +87,6 @@ pub struct Program {
     pub probes: Vec<Probe>,
     pub diagnostics: Vec<Diagnostic>,
     pub skipped: usize,
-    /// Every identifier-like word of the source, to pick names that cannot clash.
-    pub words: HashSet<String>,
 }
 
 impl Program {
@@ -111,6 +112,8 @@ struct Lower<'a> {
     /// Statement-function dummies being substituted.
     subst: Vec<HashMap<String, Expr>>,
     warnings: Vec<String>,
+    /// The last assignment `counts_of` lowered.
+    assigned: Option<(Expr, Expr)>,
 }
 
 impl<'a> Lower<'a> {
@@ -222,26 +225,28 @@ impl<'a> Lower<'a> {
             },
             SExpr::Binary(op, l, r) => {
                 let (l, r) = (self.expr(l), self.expr(r));
-                let arith = |o| Expr::arith(o, l.clone(), r.clone());
-                let cmp = |o| Expr::compare(o, l.clone(), r.clone());
-                let logic = |o| Expr::logic(o, l.clone(), r.clone());
                 match op {
-                    BOp::Add => arith(ArithOp::Add),
-                    BOp::Sub => arith(ArithOp::Sub),
-                    BOp::Mul => arith(ArithOp::Mul),
-                    BOp::Div => arith(ArithOp::Div),
-                    BOp::Pow => arith(ArithOp::Pow),
-                    BOp::Concat => arith(ArithOp::Concat),
-                    BOp::Eq => cmp(RelOp::Eq),
-                    BOp::Ne => cmp(RelOp::Ne),
-                    BOp::Lt => cmp(RelOp::Lt),
-                    BOp::Le => cmp(RelOp::Le),
-                    BOp::Gt => cmp(RelOp::Gt),
-                    BOp::Ge => cmp(RelOp::Ge),
-                    BOp::And => logic(LogicOp::And),
-                    BOp::Or => logic(LogicOp::Or),
-                    BOp::Eqv => logic(LogicOp::Eqv),
-                    BOp::Neqv => logic(LogicOp::Neqv),
+                    BOp::Add => Expr::arith(ArithOp::Add, l, r),
+                    BOp::Sub => Expr::arith(ArithOp::Sub, l, r),
+                    BOp::Mul => Expr::arith(ArithOp::Mul, l, r),
+                    BOp::Div => Expr::arith(ArithOp::Div, l, r),
+                    BOp::Pow => Expr::arith(ArithOp::Pow, l, r),
+                    BOp::Concat => Expr::arith(ArithOp::Concat, l, r),
+                    BOp::Eq | BOp::Ne | BOp::Lt | BOp::Le | BOp::Gt | BOp::Ge => {
+                        let op = match op {
+                            BOp::Eq => RelOp::Eq,
+                            BOp::Ne => RelOp::Ne,
+                            BOp::Lt => RelOp::Lt,
+                            BOp::Le => RelOp::Le,
+                            BOp::Gt => RelOp::Gt,
+                            _ => RelOp::Ge,
+                        };
+                        Expr::compare(op, l, r)
+                    }
+                    BOp::And => Expr::logic(LogicOp::And, l, r),
+                    BOp::Or => Expr::logic(LogicOp::Or, l, r),
+                    BOp::Eqv => Expr::logic(LogicOp::Eqv, l, r),
+                    BOp::Neqv => Expr::logic(LogicOp::Neqv, l, r),
                 }
             }
             SExpr::Paren(x) => Expr::Paren(Box::new(self.expr(x))),
@@ -251,7 +256,9 @@ impl<'a> Lower<'a> {
     /// `name(args)`: array element, statement function, substring, intrinsic or function.
     fn apply(&mut self, n: &str, args: &[Arg]) -> Expr {
         let shadowed = self.subst.iter().any(|s| s.contains_key(n));
-        let sym = self.sym.get(n).cloned().unwrap_or_default();
+        let table: &'a Symbols = self.sym;
+        let none = crate::symbols::Symbol::default();
+        let sym = table.get(n).unwrap_or(&none);
         if sym.rank.is_some() && !shadowed {
             let subscripts = self.args(args);
             return Expr::Element {
@@ -315,7 +322,9 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
         Stmt::Assignment(t, v) => {
             let t = lw.target(t);
             let v = lw.expr(v);
-            rules::count_assignment(&t, &v)
+            let c = rules::count_assignment(&t, &v);
+            lw.assigned = Some((t, v));
+            c
         }
         Stmt::AssignLabel(_, var) => rules::count_assign_label(&lw.operand(var)),
         Stmt::Goto(_) => rules::count_goto(),
@@ -393,7 +402,6 @@ pub fn analyze(files: Vec<SourceFile>) -> Program {
         probes: Vec::new(),
         diagnostics: Vec::new(),
         skipped: 0,
-        words: HashSet::new(),
     };
     for fi in 0..prog.files.len() {
         for (line, msg) in prog.files[fi].directive_problems.clone() {
@@ -409,7 +417,8 @@ pub fn analyze(files: Vec<SourceFile>) -> Program {
     prog
 }
 
-fn collect_words(words: &mut HashSet<String>, text: &str) {
+/// Every identifier-like word of a statement's text (to pick names that cannot clash).
+pub fn collect_words(words: &mut HashSet<String>, text: &str) {
     let mut cur = String::new();
     for c in text.chars() {
         if c.is_ascii_alphanumeric() || c == '_' || c == '$' {
@@ -441,7 +450,6 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
     // Pass 1: parse, build the symbol table.
     while k < n {
         let st = &prog.files[fi].statements[k];
-        collect_words(&mut prog.words, &st.text);
         if let Some(l) = st.label {
             labels.insert(l);
         }
@@ -587,6 +595,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         sym: &sym,
         subst: Vec::new(),
         warnings: Vec::new(),
+        assigned: None,
     };
     // Labels that end labeled DO loops (their terminal statements).
     let do_terminals: HashSet<u32> = parsed
@@ -616,6 +625,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             consequent: None,
             do_terminal: label.is_some_and(|l| do_terminals.contains(&l)),
             block: None,
+            assignment: None,
         };
         let Some(s) = s else {
             prog.stmts.push(info);
@@ -634,7 +644,9 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                 info.block = cur;
             }
             let block = cur.map(one).unwrap_or_default();
+            lw.assigned = None;
             let own = counts_of(&mut lw, &s);
+            info.assignment = lw.assigned.take();
             info.static_counts += &own;
             match &s {
                 Stmt::Do(_, ctl) => {
@@ -678,6 +690,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     prog.probes.push(Probe::Consequent(sidx));
                     let cq = prog.probes.len() - 1;
                     let inner_counts = counts_of(&mut lw, inner);
+                    info.assignment = lw.assigned.take();
                     info.static_counts += &inner_counts;
                     info.parts.push(Part {
                         counts: own,

@@ -24,6 +24,12 @@ pub struct Names {
 
 impl Names {
     pub fn pick(prog: &Program) -> Names {
+        let mut words = HashSet::new();
+        for f in &prog.files {
+            for st in &f.statements {
+                crate::analysis::collect_words(&mut words, &st.text);
+            }
+        }
         let mut k = 0u32;
         loop {
             let s = if k == 0 { String::new() } else { k.to_string() };
@@ -34,7 +40,7 @@ impl Names {
                 block_data: format!("OPCBD{s}"),
             };
             let all = [&n.counters, &n.common, &n.dump, &n.block_data];
-            if all.iter().all(|w| !prog.words.contains(w.as_str())) {
+            if all.iter().all(|w| !words.contains(w.as_str())) {
                 return n;
             }
             k += 1;

@@ -19,6 +19,7 @@ pub mod dynamic;
 pub mod gcov;
 pub mod instrument;
 pub mod parse;
+pub mod recurrence;
 pub mod report;
 pub mod source;
 pub mod stats;

@@ -89,7 +89,8 @@ pub fn is_comment(line: &str) -> bool {
     let b = line.as_bytes();
     match b.first() {
         None => true,
-        Some(b'C' | b'c' | b'*' | b'!' | b'D' | b'd') => true,
+        // `#` lines are C preprocessor directives (in .F files): not Fortran.
+        Some(b'C' | b'c' | b'*' | b'!' | b'D' | b'd' | b'#') => true,
         _ => {
             // Blank line, or `!` as the first non-blank character outside column 6.
             match line.char_indices().find(|(_, c)| !c.is_whitespace()) {

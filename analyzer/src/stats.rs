@@ -3,7 +3,7 @@
 
 use crate::analysis::{Mult, Program};
 use crate::{AnalyzeError, AnalyzeOptions};
-use model::program_stats::{BlockStats, PartStats};
+use model::program_stats::{BlockStats, LoopStats, PartStats};
 use model::{OpCounts, ProgramStats, Versioned};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -135,6 +135,27 @@ pub fn program_stats(
             }
         })
         .collect();
+    let loops = crate::recurrence::innermost_loops(prog)
+        .into_iter()
+        .map(|l| {
+            let st = &prog.stmts[l.first];
+            LoopStats {
+                unit: prog.units[l.unit].name.clone(),
+                file: prog.files[st.file].path.clone(),
+                first_line: line_of(l.first, false),
+                last_line: line_of(l.last, true),
+                iterations: counters.and_then(|c| eval(&l.iterations, c)),
+                body_counts: counters.map(|c| {
+                    let mut acc = OpCounts::new();
+                    for k in l.first..=l.last {
+                        acc += &statement_dynamic(prog, k, c);
+                    }
+                    acc
+                }),
+                recurrences: l.recurrences,
+            }
+        })
+        .collect();
     Ok(ProgramStats {
         format: ProgramStats::FORMAT.to_string(),
         format_version: ProgramStats::VERSION,
@@ -154,5 +175,6 @@ pub fn program_stats(
             .collect(),
         skipped_statements: prog.skipped,
         blocks,
+        loops,
     })
 }

@@ -1,0 +1,180 @@
+//! Benchmarks of the analyzer (run by scripts/bench-analyzer.sh, release build):
+//! `corpus FILELIST`: parse + count throughput (lines/s) and share of statements parsed, with
+//! every failure listed; `overhead FILE...`: run time of the counted copy and of a gcov
+//! `--coverage` build over the original at -O0, per program.
+
+use analyzer::{analysis, instrument, source, AnalyzeOptions, RunSpec};
+use harness::Compiler;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// CPU seconds (user + system) of this process, from /proc/self/stat: on a shared, busy
+/// machine the wall clock measures the neighbours too.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields 14 and 15 (utime, stime) are at 11 and 12 after the command name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn corpus(list: &Path) {
+    let files: Vec<PathBuf> = std::fs::read_to_string(list)
+        .expect("file list")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(PathBuf::from)
+        .collect();
+    let texts: Vec<(String, String)> = files
+        .iter()
+        .map(|f| {
+            let b = std::fs::read(f).expect("readable file");
+            (
+                f.display().to_string(),
+                String::from_utf8_lossy(&b).into_owned(),
+            )
+        })
+        .collect();
+    let lines: usize = texts.iter().map(|(_, t)| t.lines().count()).sum();
+    // One pass for the figures, then repeat the whole corpus for at least 2 s for the rate.
+    let mut statements = 0usize;
+    let mut skipped = 0usize;
+    let mut failures = Vec::new();
+    let mut counted_ops = 0u64;
+    for (path, text) in &texts {
+        let src = source::split(path, 0, text, 72);
+        statements += src.statements.len();
+        let prog = analysis::analyze(vec![src]);
+        skipped += prog.skipped;
+        counted_ops += prog
+            .stmts
+            .iter()
+            .map(|s| s.static_counts.total_characterized())
+            .sum::<u64>();
+        failures.extend(
+            prog.diagnostics
+                .iter()
+                .filter(|d| d.severity == analyzer::Severity::Error)
+                .cloned(),
+        );
+    }
+    let start = Instant::now();
+    let cpu0 = cpu_seconds();
+    let mut passes = 0u32;
+    while passes < 3 || start.elapsed() < Duration::from_secs(2) {
+        for (path, text) in &texts {
+            let src = source::split(path, 0, text, 72);
+            let prog = analysis::analyze(vec![src]);
+            std::hint::black_box(&prog);
+        }
+        passes += 1;
+    }
+    let secs = start.elapsed().as_secs_f64() / passes as f64;
+    let cpu = (cpu_seconds() - cpu0) / passes as f64;
+    println!(
+        "{} files, {} lines, {} statements, {} characterized operations counted",
+        texts.len(),
+        lines,
+        statements,
+        counted_ops
+    );
+    println!(
+        "throughput: {:.0} lines/s of CPU time, {:.0} lines/s of wall time ({:.1} ms CPU, {:.1} ms wall per pass over the corpus, {} passes, one thread)",
+        lines as f64 / cpu,
+        lines as f64 / secs,
+        cpu * 1e3,
+        secs * 1e3,
+        passes
+    );
+    println!(
+        "parsed: {}/{} statements = {:.3} % ({} skipped)",
+        statements - skipped,
+        statements,
+        100.0 * (statements - skipped) as f64 / statements.max(1) as f64,
+        skipped
+    );
+    for d in &failures {
+        println!("  {d}");
+    }
+}
+
+fn min_wall(exe: &Path, runs: usize) -> f64 {
+    (0..runs)
+        .map(|_| {
+            let spec = RunSpec {
+                time_limit: Duration::from_secs(600),
+                ..RunSpec::default()
+            };
+            let out = analyzer::dynamic::run_program(
+                exe,
+                &spec,
+                &[("OPCOST_COUNTS", Path::new("/dev/null"))],
+            )
+            .expect("program runs");
+            assert!(out.success(), "{} failed: {}", exe.display(), out.stderr);
+            out.wall.as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn overhead(files: &[PathBuf]) {
+    let compiler = Compiler::find(None, &["-O0".to_string()]).expect("gfortran");
+    let runs: usize = std::env::var("OPCOST_BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    println!(
+        "{:<12} {:>10} {:>12} {:>10} {:>10}",
+        "program", "plain s", "counted s", "counted x", "gcov x"
+    );
+    for f in files {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let plain = dir.path().join("plain");
+        compiler
+            .build(std::slice::from_ref(f), &plain, &[])
+            .expect("original compiles");
+        let prog =
+            analyzer::load(std::slice::from_ref(f), &AnalyzeOptions::default()).expect("parses");
+        let inst = instrument::instrument_counters(&prog, 72);
+        let counted_dir = dir.path().join("counted");
+        std::fs::create_dir_all(&counted_dir).unwrap();
+        let counted = analyzer::dynamic::build_instrumented(&inst, &counted_dir, &compiler)
+            .expect("counted copy builds");
+        let cov_dir = dir.path().join("cov");
+        std::fs::create_dir_all(&cov_dir).unwrap();
+        let copy = cov_dir.join(f.file_name().unwrap());
+        std::fs::copy(f, &copy).unwrap();
+        let cov = cov_dir.join("covered");
+        compiler
+            .build(&[copy], &cov, &["--coverage"])
+            .expect("coverage build");
+        // Interleave to share the machine's noise fairly.
+        let mut t = [f64::INFINITY; 3];
+        for _ in 0..runs {
+            t[0] = t[0].min(min_wall(&plain, 1));
+            t[1] = t[1].min(min_wall(&counted, 1));
+            t[2] = t[2].min(min_wall(&cov, 1));
+        }
+        println!(
+            "{:<12} {:>10.3} {:>12.3} {:>10.3} {:>10.3}",
+            f.file_stem().unwrap().to_string_lossy(),
+            t[0],
+            t[1],
+            t[1] / t[0],
+            t[2] / t[0]
+        );
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("corpus") if args.len() == 2 => corpus(Path::new(&args[1])),
+        Some("overhead") => overhead(&args[1..].iter().map(PathBuf::from).collect::<Vec<_>>()),
+        _ => {
+            eprintln!("usage: analyzer-bench corpus FILELIST | overhead FILE...");
+            std::process::exit(2);
+        }
+    }
+}

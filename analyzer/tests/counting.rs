@@ -1,0 +1,172 @@
+//! Counting on a fixture whose counts were worked out by hand from the rules (comments give
+//! the derivation per statement), statically and in a real run through gfortran.
+
+use analyzer::{analyze_dynamic, analyze_static, AnalyzeOptions, RunSpec};
+use harness::Compiler;
+use model::{OpCounts, Param};
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn counts(pairs: &[(Param, u64)], unch: &[(&str, u64)]) -> OpCounts {
+    let mut c = OpCounts::new();
+    for &(p, n) in pairs {
+        c.add(p, n);
+    }
+    for &(k, n) in unch {
+        c.add_uncharacterized(k, n);
+    }
+    c
+}
+
+// N = 10             TISL                     X = 1.5, Y = 0.5   TRSL x2
+// G = 2.0            TRSG (target in COMMON)  D = 0.0D0          TRDL
+// DO 10 I = 1, N     LOIN per entry, LOOV per iteration (10)
+// A(I) = X*Y + G     ARR1, MRSL, ARSG (G global), SRSL
+// DO 20 I = 1, N, 2  LOIX per entry, LOOX per iteration (5)
+// D = D + A(I+1)     ARR1, IADD (subscript +), ARDL (real promoted to double), SRDL
+// IF (X .GT. Y)      CRSL; consequent X = SQRT(Y): SQRS, SRSL (runs once)
+// CALL S(X, N)       PROC, AGRS, AGIS         WRITE: uncharacterized I/O
+// K = K ** 2         EISL, SISL               Z = Z / 2.0: DRSL, SRSL
+use Param::*;
+
+#[test]
+fn static_counts_match_the_hand_count() {
+    let a = analyze_static(&[fixture("counts.f")], &AnalyzeOptions::default()).unwrap();
+    let expected = counts(
+        &[
+            (TISL, 1),
+            (TRSL, 2),
+            (TRSG, 1),
+            (TRDL, 1),
+            (LOIN, 1),
+            (LOOV, 1),
+            (ARR1, 2),
+            (MRSL, 1),
+            (ARSG, 1),
+            (SRSL, 3),
+            (LOIX, 1),
+            (LOOX, 1),
+            (IADD, 1),
+            (ARDL, 1),
+            (SRDL, 1),
+            (CRSL, 1),
+            (SQRS, 1),
+            (PROC, 1),
+            (AGRS, 1),
+            (AGIS, 1),
+            (EISL, 1),
+            (SISL, 1),
+            (DRSL, 1),
+        ],
+        &[("I/O statement WRITE", 1)],
+    );
+    assert_eq!(a.stats.total.static_counts, expected);
+    assert_eq!(a.stats.units.len(), 2);
+    assert_eq!(a.stats.units[0].name, "COUNTS");
+    assert_eq!(
+        a.stats.units[1].static_counts,
+        counts(&[(EISL, 1), (SISL, 1), (DRSL, 1), (SRSL, 1)], &[])
+    );
+    assert_eq!(a.stats.regions.len(), 1);
+    assert_eq!(
+        a.stats.regions[0].static_counts,
+        counts(
+            &[
+                (LOIX, 1),
+                (LOOX, 1),
+                (ARR1, 1),
+                (IADD, 1),
+                (ARDL, 1),
+                (SRDL, 1)
+            ],
+            &[]
+        )
+    );
+    assert!(a.stats.total.dynamic_counts.is_none());
+    assert_eq!(a.stats.skipped_statements, 0);
+}
+
+#[test]
+fn dynamic_counts_match_the_hand_count() {
+    let compiler = Compiler::find(None, &["-O0".to_string()]).expect("gfortran");
+    let a = analyze_dynamic(
+        &[fixture("counts.f")],
+        &AnalyzeOptions::default(),
+        &compiler,
+        &RunSpec::default(),
+    )
+    .unwrap();
+    let expected = counts(
+        &[
+            (TISL, 1),
+            (TRSL, 2),
+            (TRSG, 1),
+            (TRDL, 1),
+            (LOIN, 1),
+            (LOOV, 10),
+            (ARR1, 15),
+            (MRSL, 10),
+            (ARSG, 10),
+            (SRSL, 12),
+            (LOIX, 1),
+            (LOOX, 5),
+            (IADD, 5),
+            (ARDL, 5),
+            (SRDL, 5),
+            (CRSL, 1),
+            (SQRS, 1),
+            (PROC, 1),
+            (AGRS, 1),
+            (AGIS, 1),
+            (EISL, 1),
+            (SISL, 1),
+            (DRSL, 1),
+        ],
+        &[("I/O statement WRITE", 1)],
+    );
+    assert_eq!(a.stats.total.dynamic_counts.as_ref(), Some(&expected));
+    assert_eq!(
+        a.stats.regions[0].dynamic_counts.as_ref(),
+        Some(&counts(
+            &[
+                (LOIX, 1),
+                (LOOX, 5),
+                (ARR1, 5),
+                (IADD, 5),
+                (ARDL, 5),
+                (SRDL, 5)
+            ],
+            &[]
+        ))
+    );
+    // Static counts are unchanged by the run.
+    assert_eq!(a.stats.total.static_counts.get(LOOV), 1);
+}
+
+#[test]
+fn else_if_conditions_are_counted_per_test() {
+    // K takes 2, 4, 6, 8: the IF condition is tested 4 times, the first ELSE IF 3 times
+    // (not when K = 4), the second 2 times; each test is one CISL.
+    let src = "      K = 0\n      DO 10 I = 1, 4\n         K = K + 2\n         IF (K .EQ. 4) THEN\n            M = 1\n         ELSE IF (K .EQ. 6) THEN\n            M = 2\n         ELSE IF (K .EQ. 100) THEN\n            M = 3\n         END IF\n   10 CONTINUE\n      END\n";
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("elseif.f");
+    std::fs::write(&p, src).unwrap();
+    let compiler = Compiler::find(None, &[]).expect("gfortran");
+    let a = analyze_dynamic(
+        &[p],
+        &AnalyzeOptions::default(),
+        &compiler,
+        &RunSpec::default(),
+    )
+    .unwrap();
+    let d = a.stats.total.dynamic_counts.unwrap();
+    assert_eq!(d.get(CISL), 4 + 3 + 2);
+    // K = K + 2 four times, M = 1 and M = 2 once each (transfers).
+    assert_eq!(d.get(AISL), 4);
+    assert_eq!(d.get(TISL), 1 + 2);
+}
