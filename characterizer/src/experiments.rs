@@ -639,7 +639,164 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             groups.push(single(&[p], p.mnemonic()));
         }
     }
+    latency_experiments(&mut exps, &mut groups);
     (exps, groups)
+}
+
+/// A body of `n` statements `X1 = value(k)` that each read the X1 the previous one wrote: one
+/// dependence chain, so a pass costs the sum of the statements' latencies (rule 14).
+fn chained(f: Flavor, n: usize, value: impl Fn(usize) -> Expr) -> Vec<BodyStmt> {
+    let x1 = f.x(1);
+    (1..=n)
+        .map(|k| {
+            let t = Expr::var(&x1);
+            let v = value(k);
+            let counts = rules::chain_latency(&t, &v, &x1.name).expect("the chain reads X1");
+            BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!("{t} = {v}"),
+                }],
+                counts,
+            }
+        })
+        .collect()
+}
+
+/// Region 13 (opcost's refinement): the same operations in one dependent chain, for the
+/// latency parameters (rule 14). The chain values stay bounded as in the throughput tests.
+fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    use model::catalogue::{DataType, Operation as Op, Precision};
+    let single = |ps: &[Param], e: &str| Group {
+        unknowns: ps.to_vec(),
+        experiments: vec![e.to_string()],
+    };
+    for f in [FLAVORS[0], FLAVORS[1], FLAVORS[2]] {
+        let int = f.ty == Type::Integer;
+        let (dt, prec) = match f.ty {
+            Type::Real => (DataType::Real, Precision::Single),
+            Type::Double => (DataType::Real, Precision::Double),
+            _ => (DataType::Integer, Precision::Single),
+        };
+        let q = |op: Op| Param::latency(op, dt, prec).expect("latency parameter");
+        // Transfers around a ring X1 -> X2 -> ... -> X16 -> X1.
+        let qt = q(Op::MemoryTransfer);
+        let ring: Vec<BodyStmt> = (1..=CHAINS)
+            .map(|k| {
+                let from = f.x(k);
+                let to = f.x(k % CHAINS + 1);
+                let (t, v) = (Expr::var(&to), Expr::var(&from));
+                BodyStmt {
+                    lines: vec![Line {
+                        label: None,
+                        text: format!("{t} = {v}"),
+                    }],
+                    counts: rules::chain_latency(&t, &v, &from.name).expect("transfer chain"),
+                }
+            })
+            .collect();
+        exps.push(exp(
+            qt.to_string(),
+            "a ring of dependent transfers",
+            inits_for(f, CHAINS, Some(1.0), None, None),
+            ring,
+        ));
+        groups.push(single(&[qt], qt.mnemonic()));
+        let a = if int { 5.0 } else { 2.5 };
+        let cases: Vec<(Param, &str, Vec<(String, String)>, Box<dyn Fn(usize) -> Expr>)> = vec![
+            (
+                q(Op::Add),
+                "dependent X = A - X",
+                inits_for(f, CHAINS, Some(1.0), Some(a), None),
+                Box::new(move |k| Expr::arith(ArithOp::Sub, v(&f.a(k)), v(&f.x(1)))),
+            ),
+            (
+                q(Op::Multiply),
+                "dependent X = X * 1",
+                inits_for(f, CHAINS, Some(if int { 3.0 } else { 1.5 }), Some(1.0), None),
+                Box::new(move |k| Expr::arith(ArithOp::Mul, v(&f.x(1)), v(&f.a(k)))),
+            ),
+            (
+                q(Op::Divide),
+                "dependent X = A / X",
+                inits_for(f, CHAINS, Some(if int { 3.0 } else { 1.7 }), Some(if int { 12.0 } else { 3.0 }), None),
+                Box::new(move |k| Expr::arith(ArithOp::Div, v(&f.a(k)), v(&f.x(1)))),
+            ),
+            (
+                q(Op::PowerInteger),
+                "dependent X = X ** 2",
+                inits_for(f, CHAINS, Some(1.0), None, None),
+                Box::new(move |_| Expr::arith(ArithOp::Pow, v(&f.x(1)), Expr::int(2))),
+            ),
+            (
+                q(Op::PowerGeneral),
+                "dependent general power",
+                inits_for(f, CHAINS, Some(if int { 1.0 } else { 0.6 }), Some(if int { 3.0 } else { 0.5 }), None),
+                Box::new(move |k| {
+                    if int {
+                        Expr::arith(ArithOp::Pow, v(&f.x(1)), v(&f.a(k)))
+                    } else {
+                        Expr::arith(ArithOp::Pow, v(&f.a(k)), v(&f.x(1)))
+                    }
+                }),
+            ),
+        ];
+        for (p, purpose, inits, value) in cases {
+            exps.push(exp(p.to_string(), purpose, inits, chained(f, CHAINS, value)));
+            groups.push(single(&[p], p.mnemonic()));
+        }
+    }
+    for f in [FLAVORS[0], FLAVORS[1]] {
+        let prec = if f.ty == Type::Double {
+            Precision::Double
+        } else {
+            Precision::Single
+        };
+        let q = |op: Op| Param::latency(op, DataType::Real, prec).expect("latency parameter");
+        let n = FEW_CHAINS;
+        let cases: Vec<(Param, &str, Vec<(String, String)>, Box<dyn Fn(usize) -> Expr>)> = vec![
+            (
+                q(Op::Exp),
+                "dependent X = EXP(Z - X)",
+                inits_for(f, n, Some(0.5), None, None),
+                Box::new(move |_| Expr::intrinsic("EXP", vec![Expr::arith(ArithOp::Sub, v(&f.zero()), v(&f.x(1)))])),
+            ),
+            (
+                q(Op::Log),
+                "dependent X = LOG(X) + 2",
+                inits_for(f, n, Some(3.0), Some(2.0), None),
+                Box::new(move |k| Expr::arith(ArithOp::Add, Expr::intrinsic("LOG", vec![v(&f.x(1))]), v(&f.a(k)))),
+            ),
+            (
+                q(Op::Sin),
+                "dependent X = SIN(X) + 0.5",
+                inits_for(f, n, Some(1.0), Some(0.5), None),
+                Box::new(move |k| Expr::arith(ArithOp::Add, Expr::intrinsic("SIN", vec![v(&f.x(1))]), v(&f.a(k)))),
+            ),
+            (
+                q(Op::Tan),
+                "dependent X = 0.7 - TAN(X) * 0.1",
+                inits_for(f, n, Some(0.6), Some(0.7), Some(0.1)),
+                Box::new(move |k| {
+                    Expr::arith(
+                        ArithOp::Sub,
+                        v(&f.a(k)),
+                        Expr::arith(ArithOp::Mul, Expr::intrinsic("TAN", vec![v(&f.x(1))]), v(&f.b(k))),
+                    )
+                }),
+            ),
+            (
+                q(Op::Sqrt),
+                "dependent X = SQRT(X) + 1",
+                inits_for(f, n, Some(2.0), Some(1.0), None),
+                Box::new(move |k| Expr::arith(ArithOp::Add, Expr::intrinsic("SQRT", vec![v(&f.x(1))]), v(&f.a(k)))),
+            ),
+        ];
+        for (p, purpose, inits, value) in cases {
+            exps.push(exp(p.to_string(), purpose, inits, chained(f, n, value)));
+            groups.push(single(&[p], p.mnemonic()));
+        }
+    }
 }
 
 /// Statements that no test used, timed after the parameters to see whether they compose
@@ -767,7 +924,7 @@ mod tests {
         let unique: HashSet<_> = solved.iter().collect();
         assert_eq!(solved.len(), unique.len());
         let measured: HashSet<_> = Param::measured().collect();
-        assert_eq!(unique.len(), 74);
+        assert_eq!(unique.len(), measured.len());
         for p in &solved {
             assert!(measured.contains(p), "{p}");
         }
@@ -814,6 +971,12 @@ mod tests {
         assert_eq!(get("AGRD").get(Param::AGRD), 4 * FEW_CHAINS as u64);
         assert!(get(LOOP_EXPERIMENT).is_empty());
         assert_eq!(get("SIND").get(Param::ARDL), FEW_CHAINS as u64);
+        // Latency bodies count the chain (rule 14), not the throughput operations.
+        assert_eq!(get("QARS").get(Param::QARS), CHAINS as u64);
+        assert_eq!(get("QARS").get(Param::QTRS), CHAINS as u64);
+        assert_eq!(get("QARS").get(Param::ARSL), 0);
+        assert_eq!(get("QTIS").get(Param::QTIS), CHAINS as u64);
+        assert_eq!(get("QTND").get(Param::QMRD), FEW_CHAINS as u64);
     }
 
     #[test]

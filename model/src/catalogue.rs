@@ -110,7 +110,10 @@ impl Operation {
 pub struct Region(pub u8);
 
 impl Region {
-    pub const ALL: [Region; 12] = [
+    /// The latency region added by opcost's model refinement (not in the seed).
+    pub const LATENCY: Region = Region(13);
+
+    pub const ALL: [Region; 13] = [
         Region(1),
         Region(2),
         Region(3),
@@ -123,6 +126,7 @@ impl Region {
         Region(10),
         Region(11),
         Region(12),
+        Region(13),
     ];
 
     /// Title of the region, as in seed 004 table 4.11.
@@ -140,6 +144,7 @@ impl Region {
             10 => "branches and DO loops",
             11 => "intrinsic functions, single",
             12 => "intrinsic functions, double",
+            13 => "dependency latencies (opcost refinement)",
             _ => "unknown region",
         }
     }
@@ -294,19 +299,84 @@ catalogue! {
     SQRD = 74, 12, Sqrt, Real, Double, Local, false;
     ARR4 = 75, 9, ArrayReference4, None, None, None, true;
     ARRN = 76, 9, ArrayReferenceN, None, None, None, true;
+    QTRS = 77, 13, MemoryTransfer, Real, Single, Local, false;
+    QTRD = 78, 13, MemoryTransfer, Real, Double, Local, false;
+    QTIS = 79, 13, MemoryTransfer, Integer, Single, Local, false;
+    QARS = 80, 13, Add, Real, Single, Local, false;
+    QARD = 81, 13, Add, Real, Double, Local, false;
+    QAIS = 82, 13, Add, Integer, Single, Local, false;
+    QMRS = 83, 13, Multiply, Real, Single, Local, false;
+    QMRD = 84, 13, Multiply, Real, Double, Local, false;
+    QMIS = 85, 13, Multiply, Integer, Single, Local, false;
+    QDRS = 86, 13, Divide, Real, Single, Local, false;
+    QDRD = 87, 13, Divide, Real, Double, Local, false;
+    QDIS = 88, 13, Divide, Integer, Single, Local, false;
+    QERS = 89, 13, PowerInteger, Real, Single, Local, false;
+    QERD = 90, 13, PowerInteger, Real, Double, Local, false;
+    QEIS = 91, 13, PowerInteger, Integer, Single, Local, false;
+    QXRS = 92, 13, PowerGeneral, Real, Single, Local, false;
+    QXRD = 93, 13, PowerGeneral, Real, Double, Local, false;
+    QXIS = 94, 13, PowerGeneral, Integer, Single, Local, false;
+    QEXS = 95, 13, Exp, Real, Single, Local, false;
+    QLGS = 96, 13, Log, Real, Single, Local, false;
+    QSNS = 97, 13, Sin, Real, Single, Local, false;
+    QTNS = 98, 13, Tan, Real, Single, Local, false;
+    QSQS = 99, 13, Sqrt, Real, Single, Local, false;
+    QEXD = 100, 13, Exp, Real, Double, Local, false;
+    QLGD = 101, 13, Log, Real, Double, Local, false;
+    QSND = 102, 13, Sin, Real, Double, Local, false;
+    QTND = 103, 13, Tan, Real, Double, Local, false;
+    QSQD = 104, 13, Sqrt, Real, Double, Local, false;
 }
 
-/// Number of measured parameters (seed 004 table 4.11).
-pub const MEASURED_COUNT: usize = 74;
+/// Number of parameters of seed 004 table 4.11.
+pub const SEED_COUNT: usize = 74;
+
+/// What a parameter's value means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CostKind {
+    /// Time the operation adds when it overlaps with independent work (seed 004's parameters,
+    /// measured with independent operand chains).
+    Throughput,
+    /// Time the operation adds to a chain of dependent statements (region 13, opcost's model
+    /// refinement): the `Q...` parameters, measured with one operand chain. `QT..` is the
+    /// store-to-load forwarding of a value from one statement to the next.
+    Latency,
+}
 
 impl Param {
     pub fn mnemonic(self) -> &'static str {
         self.def().mnemonic
     }
 
-    /// The 74 measured parameters, without the derived ones.
+    /// The 74 parameters of seed 004 table 4.11.
+    pub fn seed() -> impl Iterator<Item = Param> {
+        Param::ALL.iter().copied().filter(|p| p.def().number as usize <= SEED_COUNT)
+    }
+
+    /// Every parameter the characterizer measures: the seed's 74 and the latencies.
     pub fn measured() -> impl Iterator<Item = Param> {
         Param::ALL.iter().copied().filter(|p| !p.def().derived)
+    }
+
+    pub fn cost_kind(self) -> CostKind {
+        if self.def().region == Region::LATENCY {
+            CostKind::Latency
+        } else {
+            CostKind::Throughput
+        }
+    }
+
+    /// The latency parameter of an operation on a type (rule 14), if the catalogue has one.
+    pub fn latency(op: Operation, dt: DataType, prec: Precision) -> Option<Param> {
+        Param::ALL.iter().copied().find(|p| {
+            let d = p.def();
+            p.cost_kind() == CostKind::Latency
+                && d.operation == op
+                && d.data_type == dt
+                && d.precision == prec
+        })
     }
 
     /// Look a parameter up by mnemonic, case-insensitively.
@@ -320,7 +390,11 @@ impl Param {
     pub fn lookup(op: Operation, dt: DataType, prec: Precision, st: StorageClass) -> Option<Param> {
         Param::ALL.iter().copied().find(|p| {
             let d = p.def();
-            d.operation == op && d.data_type == dt && d.precision == prec && d.storage == st
+            p.cost_kind() == CostKind::Throughput
+                && d.operation == op
+                && d.data_type == dt
+                && d.precision == prec
+                && d.storage == st
         })
     }
 }
@@ -353,15 +427,39 @@ mod tests {
     use std::collections::HashSet;
 
     #[test]
-    fn catalogue_has_74_unique_measured_mnemonics_numbered_in_order() {
-        let measured: Vec<_> = Param::measured().collect();
-        assert_eq!(measured.len(), MEASURED_COUNT);
-        let names: HashSet<_> = measured.iter().map(|p| p.mnemonic()).collect();
+    fn catalogue_has_74_unique_seed_mnemonics_numbered_in_order() {
+        let seed: Vec<_> = Param::seed().collect();
+        assert_eq!(seed.len(), SEED_COUNT);
+        let names: HashSet<_> = seed.iter().map(|p| p.mnemonic()).collect();
         assert_eq!(names.len(), 74);
-        for (i, p) in measured.iter().enumerate() {
+        for (i, p) in seed.iter().enumerate() {
             assert_eq!(p.def().number as usize, i + 1, "{p}");
             assert_eq!(p.def().param, *p);
+            assert!(!p.def().derived);
+            assert_eq!(p.cost_kind(), CostKind::Throughput);
         }
+    }
+
+    #[test]
+    fn every_parameter_has_a_unique_number_and_mnemonic() {
+        let nums: HashSet<_> = Param::ALL.iter().map(|p| p.def().number).collect();
+        let names: HashSet<_> = Param::ALL.iter().map(|p| p.mnemonic()).collect();
+        assert_eq!(nums.len(), Param::ALL.len());
+        assert_eq!(names.len(), Param::ALL.len());
+        assert_eq!(Param::measured().count(), 74 + 28);
+    }
+
+    #[test]
+    fn latencies_are_found_apart_from_throughputs() {
+        assert_eq!(
+            Param::latency(Operation::Add, DataType::Real, Precision::Double),
+            Some(Param::QARD)
+        );
+        assert_eq!(
+            Param::lookup(Operation::Add, DataType::Real, Precision::Double, StorageClass::Local),
+            Some(Param::ARDL)
+        );
+        assert_eq!(Param::QSNS.cost_kind(), CostKind::Latency);
     }
 
     #[test]

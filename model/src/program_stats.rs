@@ -34,6 +34,24 @@ pub struct ProgramStats {
     /// line by line, for the predictor's "where is the prediction off" report.
     #[serde(default)]
     pub blocks: Vec<BlockStats>,
+    /// Innermost loops with their dependence chains (rule 14; absent in older files).
+    #[serde(default)]
+    pub loops: Vec<LoopStats>,
+}
+
+/// An innermost loop and the chains it carries from one iteration to the next (rule 14).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopStats {
+    pub unit: String,
+    pub file: String,
+    pub first_line: u32,
+    pub last_line: u32,
+    /// Iterations in one run (dynamic analyses only).
+    pub iterations: Option<u64>,
+    /// Operations executed by the loop's statements in that run.
+    pub body_counts: Option<OpCounts>,
+    /// Latency counts of each recurrence, per iteration.
+    pub recurrences: Vec<OpCounts>,
 }
 
 /// One basic block: a run of statements executed together (seed 004 section 5.1, like tcov).

@@ -34,6 +34,15 @@
 //! 12. Logical values are stored and transferred as integers (SIS…, TIS…)*.
 //! 13. Anything else (complex and character operations, I/O statements, type conversions,
 //!     intrinsics without a parameter) is counted as uncharacterized, by kind.
+//! 14. Dependency latency (opcost's refinement, region 13; not in the seed): when a statement
+//!     reads a scalar that an earlier statement of the same loop wrote, the reader waits. The
+//!     wait along one assignment, from an operand `v` to the target, is one QT… (the stored
+//!     value forwarded to the next load, by the target's type) plus one Q… latency for every
+//!     operator on the path from the deepest occurrence of `v` up to the root ([`chain_latency`]).
+//!     Compares, logical operators, calls and operators without a latency parameter add
+//!     nothing; a use inside a subscript is not a chain. A loop whose chain of such waits around
+//!     one iteration (its recurrence) is longer than its operations' summed cost runs at the
+//!     recurrence's pace; the predictor charges the difference.
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -347,6 +356,90 @@ pub fn count_io(keyword: &str) -> OpCounts {
     c
 }
 
+/// The latency parameter of operation `op` on values of type `t` (rule 14).
+fn latency_param(op: Operation, t: Type) -> Option<Param> {
+    type_class(t).and_then(|(dt, prec)| Param::latency(op, dt, prec))
+}
+
+/// Latency counts along the longest operator path from an occurrence of scalar `from` to the
+/// root of `e`; None when `from` does not occur outside subscripts.
+fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
+    let own = |op: Operation, t: Type| -> OpCounts {
+        latency_param(op, t).map(OpCounts::one).unwrap_or_default()
+    };
+    let deepest = |parts: Vec<Option<OpCounts>>| -> Option<OpCounts> {
+        parts
+            .into_iter()
+            .flatten()
+            .max_by_key(|c| c.total_characterized())
+    };
+    let mut c = match e {
+        Expr::Variable(o) => {
+            return (o.name.eq_ignore_ascii_case(from)).then(OpCounts::new);
+        }
+        Expr::Constant { .. } | Expr::Element { .. } | Expr::Opaque { .. } => return None,
+        Expr::Compare { .. } | Expr::Logic { .. } | Expr::Call { .. } => return None,
+        Expr::Paren(inner) => return path_latency(inner, from),
+        Expr::Unary { op, operand } => {
+            let mut c = path_latency(operand, from)?;
+            if *op == UnaryOp::Neg {
+                c += &own(Operation::Add, operand.ty());
+            }
+            return Some(c);
+        }
+        Expr::Arith { op, lhs, rhs } => {
+            let below = deepest(vec![path_latency(lhs, from), path_latency(rhs, from)])?;
+            let t = Type::promote(lhs.ty(), rhs.ty());
+            let operation = match op {
+                ArithOp::Add | ArithOp::Sub => Some(Operation::Add),
+                ArithOp::Mul => Some(Operation::Multiply),
+                ArithOp::Div => Some(Operation::Divide),
+                ArithOp::Pow => Some(match (lhs.ty(), rhs.ty()) {
+                    (Type::Integer, Type::Integer) => {
+                        let two = matches!(rhs.unparen(), Expr::Constant { text, .. } if text.trim() == "2");
+                        if two {
+                            Operation::PowerInteger
+                        } else {
+                            Operation::PowerGeneral
+                        }
+                    }
+                    (_, Type::Integer) => Operation::PowerInteger,
+                    _ => Operation::PowerGeneral,
+                }),
+                ArithOp::Concat => None,
+            };
+            let mut c = below;
+            if let Some(o) = operation {
+                c += &own(o, t);
+            }
+            c
+        }
+        Expr::Intrinsic { name, args } => {
+            let below = deepest(args.iter().map(|a| path_latency(a, from)).collect())?;
+            let arg_type = args.first().map(Expr::ty).unwrap_or(Type::Real);
+            let mut c = below;
+            match intrinsics::lookup(name).map(|d| d.rule) {
+                Some(IntrinsicRule::Library(op)) => c += &own(op, arg_type),
+                Some(IntrinsicRule::Arithmetic { op, .. }) => c += &own(op, e.ty()),
+                _ => {}
+            }
+            c
+        }
+    };
+    c.uncharacterized.clear();
+    Some(c)
+}
+
+/// Rule 14: the latency counts of the dependence from scalar `from` through the assignment
+/// `target = value` to the next reader of `target`; None when `value` does not read `from`.
+pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts> {
+    let mut c = path_latency(value, from)?;
+    if let Some(p) = latency_param(Operation::MemoryTransfer, target.ty()) {
+        c.add(p, 1);
+    }
+    Some(c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -454,6 +547,39 @@ mod tests {
             count_multiway_branch(Some(&Expr::var(&i()))),
             counts(&[(Param::GCOM, 1)])
         );
+    }
+
+    #[test]
+    fn chain_latency_follows_the_path_from_the_operand() {
+        // ZI = 2.0 * ZR * ZI + CY: from ZI, one multiply and one add, then the forwarding.
+        let zi = Operand::local("ZI", Type::Real);
+        let zr = Operand::local("ZR", Type::Real);
+        let two = Expr::Constant {
+            text: "2.0".into(),
+            ty: Type::Real,
+        };
+        let v = Expr::arith(
+            ArithOp::Add,
+            Expr::arith(ArithOp::Mul, Expr::arith(ArithOp::Mul, two, Expr::var(&zr)), Expr::var(&zi)),
+            Expr::var(&y()),
+        );
+        let c = chain_latency(&Expr::var(&zi), &v, "ZI").unwrap();
+        assert_eq!(c, counts(&[(Param::QTRS, 1), (Param::QMRS, 1), (Param::QARS, 1)]));
+        // From ZR the path is deeper: two multiplies.
+        let c = chain_latency(&Expr::var(&zi), &v, "zr").unwrap();
+        assert_eq!(c.get(Param::QMRS), 2);
+        // Not read: no chain. Read only in a subscript: no chain either.
+        assert!(chain_latency(&Expr::var(&zi), &v, "Q").is_none());
+        let a = Operand::local("A", Type::Real);
+        let s = Expr::elem(&a, vec![Expr::var(&i())]);
+        assert!(chain_latency(&Expr::var(&x()), &s, "I").is_none());
+        // A transfer forwards, by the target's type.
+        let c = chain_latency(&Expr::var(&d()), &Expr::var(&x()), "X").unwrap();
+        assert_eq!(c, counts(&[(Param::QTRD, 1)]));
+        // Intrinsics on the path add their latency.
+        let s = Expr::arith(ArithOp::Add, Expr::intrinsic("SIN", vec![Expr::var(&x())]), Expr::var(&y()));
+        let c = chain_latency(&Expr::var(&x()), &s, "X").unwrap();
+        assert_eq!(c, counts(&[(Param::QTRS, 1), (Param::QSNS, 1), (Param::QARS, 1)]));
     }
 
     #[test]

@@ -217,6 +217,7 @@ mod tests {
             regions: vec![],
             skipped_statements: 0,
             blocks: vec![],
+            loops: vec![],
         }
     }
 

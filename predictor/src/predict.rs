@@ -2,7 +2,7 @@
 //! var(T) = sum C_i^2 var(P_i), and the breakdown of seed figure 6.1.
 
 use model::characterization::Characterization;
-use model::program_stats::PartStats;
+use model::program_stats::{LoopStats, PartStats};
 use model::{Estimate, OpCounts, Param, ProgramStats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -83,8 +83,61 @@ fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
         .collect()
 }
 
+/// The time a loop's recurrence adds beyond its operations' summed cost (rule 14): a loop runs
+/// at least as long as `iterations` times its longest recurrence. Returns the latency rows of
+/// that recurrence scaled to the excess, and the excess's variance (ns^2).
+fn loop_excess(
+    l: &LoopStats,
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+) -> Option<(Vec<(Param, f64, f64, f64)>, f64)> {
+    let n = l.iterations? as f64;
+    let body = l.body_counts.as_ref()?;
+    let thr: f64 = body
+        .params
+        .iter()
+        .map(|(p, &c)| c as f64 * table.get(p).map(|t| t.0).unwrap_or(0.0))
+        .sum();
+    let cost = |r: &OpCounts| -> Option<f64> {
+        r.params
+            .iter()
+            .map(|(p, &c)| table.get(p).map(|t| c as f64 * t.0))
+            .sum::<Option<f64>>()
+    };
+    let (rec, per_iter) = l
+        .recurrences
+        .iter()
+        .filter_map(|r| cost(r).map(|c| (r, c)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let excess = n * per_iter - thr;
+    if excess <= 0.0 || per_iter <= 0.0 {
+        return None;
+    }
+    let share = excess / (n * per_iter);
+    let mut var = 0.0;
+    let rows = rec
+        .params
+        .iter()
+        .map(|(p, &c)| {
+            let (v, se, _) = table[p];
+            var += (n * c as f64 * se * share).powi(2);
+            (*p, n * c as f64, n * c as f64 * v * share, n * c as f64 * se * share)
+        })
+        .collect();
+    Some((rows, var))
+}
+
 /// Predict one set of counts.
 pub fn predict_counts(name: &str, counts: &OpCounts, machine: &Characterization) -> PartPrediction {
+    predict_part(name, counts, &[], machine)
+}
+
+/// Predict one part: its counts, plus the recurrence waits of its innermost loops (rule 14).
+pub fn predict_part(
+    name: &str,
+    counts: &OpCounts,
+    loops: &[&LoopStats],
+    machine: &Characterization,
+) -> PartPrediction {
     let table = costs(machine);
     let total_ops = (counts.total_characterized() + counts.total_uncharacterized()).max(1) as f64;
     let mut t = 0.0;
@@ -111,6 +164,31 @@ pub fn predict_counts(name: &str, counts: &OpCounts, machine: &Characterization)
             time_s: c * cost * 1e-9,
             time_fraction: 0.0,
             std_dev_s: c * se * 1e-9,
+        });
+    }
+    // Recurrence waits: latency rows for the time loops wait on their chains.
+    let mut waits: BTreeMap<Param, (f64, f64, f64)> = BTreeMap::new();
+    for l in loops {
+        if let Some((extra, v)) = loop_excess(l, &table) {
+            var += v;
+            for (p, execs, time_ns, sd_ns) in extra {
+                let w = waits.entry(p).or_insert((0.0, 0.0, 0.0));
+                w.0 += execs;
+                w.1 += time_ns;
+                w.2 += sd_ns;
+                t += time_ns;
+            }
+        }
+    }
+    for (p, (execs, time_ns, sd_ns)) in waits {
+        rows.push(BreakdownRow {
+            mnemonic: p,
+            operation: format!("wait: {}", p.def().description()),
+            times_executed: execs,
+            count_fraction: 0.0,
+            time_s: time_ns * 1e-9,
+            time_fraction: 0.0,
+            std_dev_s: sd_ns * 1e-9,
         });
     }
     for r in &mut rows {
@@ -147,7 +225,8 @@ fn part_counts(p: &PartStats) -> &OpCounts {
 /// Predict a program's run time on a machine, with per-unit and per-region breakdowns.
 pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
     let dynamic = stats.total.dynamic_counts.is_some();
-    let total = predict_counts(&stats.program, part_counts(&stats.total), machine);
+    let all_loops: Vec<&LoopStats> = stats.loops.iter().collect();
+    let total = predict_part(&stats.program, part_counts(&stats.total), &all_loops, machine);
     let mut warnings = Vec::new();
     if !dynamic {
         warnings.push(
@@ -190,7 +269,10 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
         units: stats
             .units
             .iter()
-            .map(|u| predict_counts(&u.name, part_counts(u), machine))
+            .map(|u| {
+                let loops: Vec<&LoopStats> = stats.loops.iter().filter(|l| l.unit == u.name).collect();
+                predict_part(&u.name, part_counts(u), &loops, machine)
+            })
             .collect(),
         regions: stats
             .regions
@@ -351,6 +433,41 @@ mod tests {
         assert!((p.missing_fraction - 0.1).abs() < 1e-12);
         assert!((p.uncharacterized_fraction - 0.1).abs() < 1e-12);
         assert!((p.time.mean_ns - 40.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_loop_waits_for_its_recurrence_when_it_is_longer() {
+        let m = machine(&[
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::QARS, 1.0, 0.0),
+            (Param::QTRS, 3.0, 0.0),
+        ]);
+        // S = S + X, 100 iterations: throughput 1 ns each, recurrence 4 ns each.
+        let mut body = OpCounts::new();
+        body.add(Param::ARSL, 100);
+        body.add(Param::SRSL, 100);
+        let mut rec = OpCounts::new();
+        rec.add(Param::QARS, 1);
+        rec.add(Param::QTRS, 1);
+        let l = LoopStats {
+            unit: "U".into(),
+            file: "u.f".into(),
+            first_line: 1,
+            last_line: 2,
+            iterations: Some(100),
+            body_counts: Some(body.clone()),
+            recurrences: vec![rec],
+        };
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        let wait: f64 = p.rows.iter().filter(|r| r.operation.starts_with("wait")).map(|r| r.time_s).sum();
+        assert!((wait * 1e9 - 300.0).abs() < 1e-6);
+        // A recurrence shorter than the throughput cost adds nothing.
+        let mut fast = l.clone();
+        fast.body_counts = Some(body.scaled(10));
+        let p = predict_part("U", &body.scaled(10), &[&fast], &m);
+        assert!((p.time.mean_ns - 1000.0).abs() < 1e-9);
     }
 
     #[test]

@@ -240,6 +240,24 @@ pub fn parse_gprof_flat(text: &str) -> Vec<(String, f64)> {
     out
 }
 
+/// Self seconds for each unit name, from gprof's names. gfortran calls the main program
+/// `MAIN__` whatever its name, so it goes to the first unit no other profile entry names.
+pub fn match_units(units: &[String], measured: &[(String, f64)]) -> Vec<f64> {
+    let mut out: Vec<Option<f64>> = units
+        .iter()
+        .map(|u| {
+            let key = u.to_ascii_uppercase();
+            measured.iter().find(|(n, _)| *n == key).map(|(_, s)| *s)
+        })
+        .collect();
+    if let Some(main) = measured.iter().find(|(n, _)| n == "MAIN") {
+        if let Some(slot) = out.iter_mut().find(|s| s.is_none()) {
+            *slot = Some(main.1);
+        }
+    }
+    out.into_iter().map(|s| s.unwrap_or(0.0)).collect()
+}
+
 /// Validate one program against a machine characterization.
 pub fn validate_program(
     source: &Path,
@@ -273,21 +291,16 @@ pub fn validate_program(
     let real = median(&cpu);
     let units = if opts.profile_units {
         let measured = profile_units(&compiler, source, dir.path(), opts.time_limit)?;
+        let names: Vec<String> = prediction.units.iter().map(|u| u.name.clone()).collect();
+        let times = match_units(&names, &measured);
         prediction
             .units
             .iter()
-            .map(|u| {
-                let key = u.name.to_ascii_uppercase();
-                let m = measured
-                    .iter()
-                    .find(|(n, _)| *n == key || (n == "MAIN" && key.starts_with("MAIN")))
-                    .map(|(_, s)| *s)
-                    .unwrap_or(0.0);
-                UnitComparison {
-                    unit: u.name.clone(),
-                    predicted_s: u.seconds(),
-                    measured_self_s: m,
-                }
+            .zip(times)
+            .map(|(u, m)| UnitComparison {
+                unit: u.name.clone(),
+                predicted_s: u.seconds(),
+                measured_self_s: m,
             })
             .collect()
     } else {
@@ -394,6 +407,13 @@ mod tests {
         let text = "Flat profile:\n\nEach sample counts as 0.01 seconds.\n  %   cumulative   self              self     total\n time   seconds   seconds    calls  ms/call  ms/call  name\n 60.00      0.06     0.06        1    60.00    90.00  sgefa_\n 30.00      0.09     0.03                             MAIN__\n 10.00      0.10     0.01   100000     0.00     0.00  saxpy_\n";
         let p = parse_gprof_flat(text);
         assert_eq!(p, vec![("SGEFA".into(), 0.06), ("MAIN".into(), 0.03), ("SAXPY".into(), 0.01)]);
+    }
+
+    #[test]
+    fn main_program_gets_gprofs_main() {
+        let units = vec!["LINPAK".to_string(), "SGEFA".to_string(), "SAXPY".to_string()];
+        let m = vec![("SGEFA".to_string(), 2.0), ("MAIN".to_string(), 0.5)];
+        assert_eq!(match_units(&units, &m), vec![0.5, 2.0, 0.0]);
     }
 
     #[test]

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The main job, end to end: install what is missing, build opcost, characterize this machine
+# (gfortran -O0), then predict and validate the ten sample programs against real runs.
+# Results land in results/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cargo build --release --quiet
+bin=target/release/opcost
+$bin characterize "$@"
+machine=$(ls -t results/*--gfortran-O0.json | head -n 1)
+echo "== predictions and validation against real runs, with $machine =="
+$bin validate --machine "$machine"
