@@ -162,7 +162,7 @@ fn assert_close(what: &str, got: f64, want: f64, rel: f64, abs: f64) {
 }
 
 #[test]
-fn every_sample_compiles_with_std_legacy_and_wall() {
+fn every_sample_compiles_with_std_legacy_and_wall_without_warnings() {
     let fc = compiler(&["-std=legacy", "-Wall"]);
     let dir = tempfile::tempdir().unwrap();
     for (name, _, _) in SAMPLES {
@@ -170,6 +170,14 @@ fn every_sample_compiles_with_std_legacy_and_wall() {
         fc.compile_object(&source_path(name), &obj, &[])
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(obj.is_file(), "{name}: no object file");
+        // The sources are kept free of warnings too, so a new one stands out.
+        let out = Command::new(&fc.path)
+            .args(["-std=legacy", "-Wall", "-fsyntax-only"])
+            .arg(source_path(name))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("Warning"), "{name}: warnings:\n{stderr}");
     }
 }
 
