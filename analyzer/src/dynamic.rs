@@ -127,9 +127,6 @@ pub fn analyze_dynamic(
     run: &RunSpec,
 ) -> Result<Analysis, AnalyzeError> {
     let program = crate::load(files, opts)?;
-    if program.probes.is_empty() {
-        return Err(AnalyzeError::Empty);
-    }
     let compiler = with_line_length(compiler, opts.line_length);
     let inst = instrument_counters(&program, opts.line_length);
     let dir = tempfile::Builder::new()
@@ -141,6 +138,9 @@ pub fn analyze_dynamic(
         })?;
     // The original must compile: otherwise the user's error, not ours.
     check_original_compiles(files, dir.path(), &compiler)?;
+    if program.probes.is_empty() {
+        return Err(AnalyzeError::Empty);
+    }
     let work = match &opts.keep_instrumented {
         Some(d) => {
             std::fs::create_dir_all(d).map_err(|source| AnalyzeError::Io {

@@ -16,6 +16,40 @@ use nom::{
 
 type R<'a, T> = IResult<&'a str, T>;
 
+/// Deepest nesting of parentheses, signs and `.NOT.` the parser follows: deeper input is a
+/// syntax error, not a stack overflow (found by fuzzing).
+const MAX_DEPTH: usize = 200;
+
+thread_local! {
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts one level of recursion while alive.
+struct DepthGuard;
+
+impl DepthGuard {
+    fn enter(i: &str) -> Result<DepthGuard, nom::Err<nom::error::Error<&str>>> {
+        let d = DEPTH.with(|d| {
+            d.set(d.get() + 1);
+            d.get()
+        });
+        let g = DepthGuard;
+        if d > MAX_DEPTH {
+            return Err(nom::Err::Failure(nom::error::Error::new(
+                i,
+                nom::error::ErrorKind::TooLarge,
+            )));
+        }
+        Ok(g)
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
 /// Why a statement could not be parsed: the byte offset in the squeezed text where the
 /// parser stopped, and what it expected there.
 #[derive(Debug, Clone, PartialEq)]
@@ -242,6 +276,7 @@ fn unary_primary(i: &str) -> R<'_, SExpr> {
 }
 
 fn pow_level(i: &str) -> R<'_, SExpr> {
+    let _depth = DepthGuard::enter(i)?;
     let (r, base) = unary_primary(i)?;
     if let Some(rest) = r.strip_prefix("**") {
         let (r2, exp) = pow_level(rest)?;
@@ -319,6 +354,7 @@ fn rel_level(i: &str) -> R<'_, SExpr> {
 }
 
 fn not_level(i: &str) -> R<'_, SExpr> {
+    let _depth = DepthGuard::enter(i)?;
     alt((
         map(preceded(dot_op("NOT"), not_level), |e| {
             SExpr::Unary(UOp::Not, Box::new(e))
@@ -783,6 +819,7 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
             return Err(fail(at(tail), "a statement after IF (...)"));
         }
         let off = at(tail);
+        let _depth = DepthGuard::enter(tail).map_err(|_| fail(off, "less deeply nested IFs"))?;
         let inner = statement_at(tail, off)?;
         if matches!(
             inner,

@@ -32,6 +32,12 @@ fn scalars_read(e: &Expr, out: &mut Vec<String>) {
                 out.push(o.name.clone());
             }
         }
+        Expr::Element { subscripts, .. } if subscripts.iter().all(Expr::is_constant) => {
+            let key = e.to_string();
+            if !out.contains(&key) {
+                out.push(key);
+            }
+        }
         Expr::Constant { .. } | Expr::Element { .. } | Expr::Opaque { .. } => {}
         Expr::Paren(x) => scalars_read(x, out),
         Expr::Unary { operand, .. } => scalars_read(operand, out),
@@ -55,8 +61,13 @@ fn scalars_read(e: &Expr, out: &mut Vec<String>) {
 pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<OpCounts> {
     let mut chains: HashMap<String, HashMap<String, OpCounts>> = HashMap::new();
     for (target, value) in assignments {
-        let Expr::Variable(t) = target.unparen() else {
-            continue; // stores to arrays: chains through memory are not tracked
+        // Scalars and fixed elements; stores through variable subscripts are not tracked.
+        let key = match target.unparen() {
+            Expr::Variable(t) => t.name.clone(),
+            e @ Expr::Element { subscripts, .. } if subscripts.iter().all(Expr::is_constant) => {
+                e.to_string()
+            }
+            _ => continue,
         };
         let mut reads = Vec::new();
         scalars_read(value, &mut reads);
@@ -79,7 +90,7 @@ pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<OpCounts> {
                 }
             }
         }
-        chains.insert(t.name.clone(), next);
+        chains.insert(key, next);
     }
     let mut out: Vec<OpCounts> = chains
         .iter()
@@ -237,6 +248,36 @@ mod tests {
             .expect("the ZR recurrence crosses two statements");
         assert_eq!(zr.get(Param::QMRS), 1);
         assert_eq!(zr.get(Param::QARS), 2);
+    }
+
+    #[test]
+    fn fixed_elements_carry_chains_like_whetstone() {
+        // E(1) = (E(1) + E(2)) * T; E(2) = (E(1) - E(2)) * T
+        let e = Operand::local("E", Type::Real);
+        let el = |k| Expr::elem(&e, vec![Expr::int(k)]);
+        let body = vec![
+            (
+                el(1),
+                Expr::arith(
+                    ArithOp::Mul,
+                    Expr::Paren(Box::new(Expr::arith(ArithOp::Add, el(1), el(2)))),
+                    v("T"),
+                ),
+            ),
+            (
+                el(2),
+                Expr::arith(
+                    ArithOp::Mul,
+                    Expr::Paren(Box::new(Expr::arith(ArithOp::Sub, el(1), el(2)))),
+                    v("T"),
+                ),
+            ),
+        ];
+        let r = recurrences(&body);
+        assert!(
+            r.iter().any(|c| c.get(Param::QTRS) == 2),
+            "E(2) waits on E(1) which waits on E(2)"
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! `opcost analyze`: static and dynamic operation counts of a Fortran 77 program (seed 004
 //! section 5).
 
-use anyhow::{bail, Context, Result};
 use analyzer::{AnalyzeOptions, RunSpec, Severity};
+use anyhow::{bail, Context, Result};
 use harness::Compiler;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -41,7 +41,12 @@ pub struct Args {
     #[arg(long, value_name = "PATH", default_value = "gfortran")]
     compiler: String,
     /// Compiler flags for the dynamic run
-    #[arg(long, value_name = "FLAGS", default_value = "-O0", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "FLAGS",
+        default_value = "-O0",
+        allow_hyphen_values = true
+    )]
     flags: String,
     /// Fixed-form line length
     #[arg(long, value_name = "72|132", default_value_t = 72)]
@@ -59,10 +64,16 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     if !(a.time_limit > 0.0 && a.time_limit.is_finite()) {
-        bail!("--time-limit must be a positive number of seconds, got {}", a.time_limit);
+        bail!(
+            "--time-limit must be a positive number of seconds, got {}",
+            a.time_limit
+        );
     }
     if a.line_length != 72 && a.line_length != 132 {
-        bail!("--line-length must be 72 (standard fixed form) or 132, got {}", a.line_length);
+        bail!(
+            "--line-length must be 72 (standard fixed form) or 132, got {}",
+            a.line_length
+        );
     }
     let opts = AnalyzeOptions {
         line_length: a.line_length,
@@ -88,11 +99,17 @@ pub fn run(a: Args) -> Result<()> {
                 chk.lines_equal, chk.do_lines, chk.consequents, chk.not_in_gcov, chk.mismatches.len()
             );
             for m in &chk.mismatches {
-                eprintln!("  {}:{}: {}: analyzer {} gcov {}", m.file, m.line, m.what, m.analyzer, m.gcov);
+                eprintln!(
+                    "  {}:{}: {}: analyzer {} gcov {}",
+                    m.file, m.line, m.what, m.analyzer, m.gcov
+                );
             }
             if !chk.mismatches.is_empty() {
                 report(&a, &analysis)?;
-                bail!("the analyzer's counts differ from gcov's on {} line(s)", chk.mismatches.len());
+                bail!(
+                    "the analyzer's counts differ from gcov's on {} line(s)",
+                    chk.mismatches.len()
+                );
             }
             analysis
         } else {
@@ -110,7 +127,9 @@ fn report(a: &Args, analysis: &analyzer::Analysis) -> Result<()> {
     }
     let skipped = analysis.stats.skipped_statements;
     if skipped > 0 {
-        eprintln!("warning: {skipped} statement(s) could not be parsed and were skipped (listed above)");
+        eprintln!(
+            "warning: {skipped} statement(s) could not be parsed and were skipped (listed above)"
+        );
     }
     let errors = analysis
         .diagnostics
