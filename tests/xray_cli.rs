@@ -1,0 +1,177 @@
+//! End-to-end tests of `opcost xray` through real gfortran on the machine that runs them:
+//! the measured caches against the kernel's description of them in sysfs (ground truth, used
+//! only here), and invariants of the CPU parameters. Never absolute times.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn have_gfortran() -> bool {
+    std::process::Command::new("gfortran")
+        .arg("--version")
+        .output()
+        .is_ok()
+}
+
+/// One data or unified cache of cpu0 as sysfs describes it.
+#[derive(Debug)]
+struct SysCache {
+    level: u64,
+    size_bytes: u64,
+    ways: u64,
+    line_bytes: u64,
+}
+
+fn read(path: &std::path::Path) -> Option<String> {
+    std::fs::read_to_string(path).ok().map(|s| s.trim().to_string())
+}
+
+fn sysfs_data_caches() -> Vec<SysCache> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache") else {
+        return out;
+    };
+    for e in dir.flatten() {
+        let p = e.path();
+        if !p.file_name().unwrap().to_string_lossy().starts_with("index") {
+            continue;
+        }
+        let kind = read(&p.join("type")).unwrap_or_default();
+        if kind == "Instruction" {
+            continue;
+        }
+        let size = read(&p.join("size")).unwrap_or_default();
+        let size_bytes = if let Some(k) = size.strip_suffix('K') {
+            k.parse::<u64>().unwrap_or(0) << 10
+        } else if let Some(m) = size.strip_suffix('M') {
+            m.parse::<u64>().unwrap_or(0) << 20
+        } else {
+            size.parse().unwrap_or(0)
+        };
+        let num = |f: &str| read(&p.join(f)).and_then(|s| s.parse().ok()).unwrap_or(0);
+        out.push(SysCache {
+            level: num("level"),
+            size_bytes,
+            ways: num("ways_of_associativity"),
+            line_bytes: num("coherency_line_size"),
+        });
+    }
+    out.sort_by_key(|c| c.level);
+    out
+}
+
+/// X-Ray times the machine: two runs at once would disturb each other's measurements.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn run_xray(dir: &std::path::Path) -> Value {
+    let json = dir.join("xray.json");
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["xray", "--quick", "--json"])
+        .arg(&json)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("L1"))
+        .stdout(predicate::str::contains("frequency"));
+    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+}
+
+#[test]
+fn xray_matches_sysfs_and_its_own_invariants() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let r = run_xray(dir.path());
+    let caches = r["caches"].as_array().unwrap();
+    assert!(!caches.is_empty(), "no cache level measured: {r:#}");
+
+    // Invariants: each level larger and slower than the one above; memory slowest.
+    for w in caches.windows(2) {
+        assert!(w[1]["capacity_bytes"].as_u64() > w[0]["capacity_bytes"].as_u64(), "{r:#}");
+        assert!(w[1]["latency_ns"].as_f64() > w[0]["latency_ns"].as_f64(), "{r:#}");
+    }
+    let last = caches.last().unwrap()["latency_ns"].as_f64().unwrap();
+    assert!(r["memory_latency_ns"].as_f64().unwrap() > last, "{r:#}");
+
+    // Ground truth: sysfs, only to check.
+    let truth = sysfs_data_caches();
+    if truth.is_empty() {
+        eprintln!("skipping the sysfs comparison: /sys/devices/system/cpu/cpu0/cache has no cache information here");
+    }
+    for c in caches {
+        let level = c["level"].as_u64().unwrap();
+        let Some(t) = truth.iter().find(|t| t.level == level) else {
+            continue;
+        };
+        let cap = c["capacity_bytes"].as_u64().unwrap();
+        match c["method"].as_str().unwrap() {
+            // The method claims exact answers: they must be exact.
+            "compact_sequences" if !c["exclusive"].as_bool().unwrap() => {
+                assert_eq!(cap, t.size_bytes, "L{level} capacity vs sysfs {t:?}");
+                assert_eq!(c["associativity"].as_u64().unwrap(), t.ways, "L{level} ways");
+                assert_eq!(c["block_bytes"].as_u64().unwrap(), t.line_bytes, "L{level} block");
+            }
+            "compact_sequences" => {}
+            // Effective capacity: what stays at the level's latency, never more than the
+            // cache itself (10 % for the bisection step).
+            _ => assert!(
+                cap as f64 <= 1.1 * t.size_bytes as f64,
+                "L{level}: effective {cap} B > sysfs {t:?}"
+            ),
+        }
+    }
+    // L1 is virtually indexed: the compact-sequence method must work there on any machine.
+    assert_eq!(caches[0]["method"], "compact_sequences", "{r:#}");
+
+    // CPU: the frequency is right if operations known to take whole cycles come out whole.
+    let cpu = &r["cpu"];
+    let f = cpu["frequency_mhz"].as_f64().unwrap();
+    assert!(f > 100.0 && f < 10_000.0, "{f}");
+    for i in cpu["instructions"].as_array().unwrap() {
+        let lat = i["latency_cycles"].as_f64().unwrap();
+        let thr = i["throughput_cycles"].as_f64().unwrap();
+        assert!(lat >= 0.9 && lat < 50.0, "{i}");
+        assert!(thr > 0.0 && thr <= lat * 1.1, "throughput slower than latency: {i}");
+        if i["name"] != "integer add" {
+            assert!(
+                (lat - lat.round()).abs() < 0.12,
+                "{} latency {lat:.2} cycles is not whole: frequency {f:.0} MHz wrong?",
+                i["name"]
+            );
+        }
+    }
+    assert_eq!(cpu["has_fpu"], true);
+    let logical = std::thread::available_parallelism().unwrap().get() as u64;
+    let p = cpu["processors"].as_u64().unwrap();
+    assert!(p >= 1 && p <= logical, "{p} processors of {logical}");
+}
+
+#[test]
+fn xray_json_to_stdout_is_the_report_alone() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["xray", "--quick", "--json", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is exactly the JSON report");
+    assert!(v["caches"].is_array());
+}
+
+#[test]
+fn missing_compiler_says_how_to_install_it() {
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["xray", "--quick", "--compiler", "/no/such/gfortran"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("apt-get install gfortran"));
+}
