@@ -473,6 +473,15 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             }
         };
         let idx_here = parsed.len();
+        if let Some(Stmt::NoCost("INCLUDE")) = &s {
+            prog.diagnostics.push(Diagnostic::warning(
+                &path,
+                st.first_line() + 1,
+                7,
+                "INCLUDE is not followed: declarations in the included file (COMMON, types) are not seen, so counts may use implicit types and local storage",
+                &prog.files[fi].lines[st.first_line() as usize],
+            ));
+        }
         if let Some(s) = &s {
             match s {
                 Stmt::Program(nm) => {

@@ -151,6 +151,14 @@ pub fn analyze_dynamic(
         }
         None => dir.path().to_path_buf(),
     };
+    // INCLUDE files are found next to the originals.
+    let mut compiler = compiler;
+    for f in files {
+        if let Some(d) = f.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let d = std::fs::canonicalize(d).unwrap_or_else(|_| d.to_path_buf());
+            compiler.flags.push(format!("-I{}", d.display()));
+        }
+    }
     let exe = build_instrumented(&inst, &work, &compiler)?;
     let counts_file = work.join("counters.txt");
     let out = run_program(&exe, run, &[("OPCOST_COUNTS", &counts_file)])?;

@@ -120,8 +120,14 @@ pub fn gcov_lines(
             source,
         })?;
         let obj = copy.with_extension("o");
+        let inc = f
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.to_path_buf()))
+            .map(|d| format!("-I{}", d.display()))
+            .unwrap_or_else(|| "-I.".into());
         compiler
-            .compile_object(&copy, &obj, &["--coverage"])
+            .compile_object(&copy, &obj, &["--coverage", &inc])
             .map_err(AnalyzeError::Compile)?;
         objs.push(obj);
         copies.push(copy);

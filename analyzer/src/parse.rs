@@ -753,6 +753,9 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
     if t.starts_with("DATA") && t.len() > 4 {
         return Ok(Stmt::NoCost("DATA"));
     }
+    if t.starts_with("INCLUDE'") || t.starts_with("INCLUDE\"") {
+        return Ok(Stmt::NoCost("INCLUDE"));
+    }
     if t.starts_with("FORMAT(") {
         return Ok(Stmt::Format);
     }

@@ -134,7 +134,7 @@ pub enum Stmt {
     Implicit(Implicit),
     External(Vec<String>),
     Intrinsic(Vec<String>),
-    /// DATA, SAVE, EQUIVALENCE: no run-time cost; the keyword is kept.
+    /// DATA, SAVE, EQUIVALENCE, INCLUDE: no run-time cost; the keyword is kept.
     NoCost(&'static str),
     Format,
     Assignment(SExpr, SExpr),

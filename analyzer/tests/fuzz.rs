@@ -7,7 +7,12 @@ use analyzer::{analysis, instrument, parse, source};
 use proptest::prelude::*;
 use std::path::Path;
 
-fn corpus_lines() -> Vec<String> {
+fn corpus_lines() -> &'static [String] {
+    static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    LINES.get_or_init(read_corpus_lines)
+}
+
+fn read_corpus_lines() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut lines = Vec::new();
     for dir in [root.join("tests/fixtures"), root.join("../fortran-samples")] {
