@@ -136,7 +136,7 @@ proptest! {
     ) {
         let lines = corpus_lines();
         prop_assume!(!lines.is_empty());
-        let mut chosen: Vec<String> = picks.iter().map(|i| i.get(&lines).clone()).collect();
+        let mut chosen: Vec<String> = picks.iter().map(|i| i.get(lines).clone()).collect();
         for (at, kind, tok) in edits {
             let line = at.get(&chosen).clone();
             let k = chosen.iter().position(|l| *l == line).unwrap_or(0);
