@@ -76,6 +76,18 @@ impl Chaser {
             .collect())
     }
 
+    /// The same program without super pages (the TLB needs ordinary pages, seed 002 section 6).
+    pub fn without_huge_pages(&self) -> Chaser {
+        Chaser {
+            exe: self.exe.clone(),
+            huge: false,
+            samples: self.samples,
+            target_ns: self.target_ns,
+            queries: 0,
+            huge_shortfall: None,
+        }
+    }
+
     pub fn time_one(&mut self, seq: &Sequence, factor: usize) -> Result<Samples, XrayError> {
         Ok(self.time(std::slice::from_ref(seq), factor)?.remove(0))
     }
@@ -101,14 +113,22 @@ pub struct Hierarchy {
 }
 
 /// `is_compact` for one level: the decision rule of [`crate::decide`] on `W*`.
-struct Level<'a> {
+pub(crate) struct Level<'a> {
     chaser: &'a mut Chaser,
     upper: &'a [Geometry],
     hit: HitReference,
 }
 
-impl Level<'_> {
-    fn is_compact_seq(&mut self, seq: &Sequence, confirm: bool) -> Result<bool, XrayError> {
+impl<'a> Level<'a> {
+    pub(crate) fn new(chaser: &'a mut Chaser, upper: &'a [Geometry], hit: HitReference) -> Self {
+        Level { chaser, upper, hit }
+    }
+
+    pub(crate) fn is_compact_seq(
+        &mut self,
+        seq: &Sequence,
+        confirm: bool,
+    ) -> Result<bool, XrayError> {
         if seq.extent_bytes() > MAX_EXTENT_BYTES {
             return Err(XrayError::Measurement(format!(
                 "a sequence would need {} MiB, more than the {} MiB X-Ray allows itself",
@@ -118,7 +138,8 @@ impl Level<'_> {
         }
         let trace = std::env::var_os("OPCOST_XRAY_TRACE").is_some();
         let mut pooled = Samples(Vec::new());
-        let rounds = if confirm { 3 } else { 1 + 2 };
+        // Confirmed decisions always take three rounds; others stop at the first clear verdict.
+        let rounds = 3;
         for round in 0..rounds {
             let q = self.chaser.time_one(seq, 1)?;
             if trace {
@@ -162,51 +183,11 @@ impl Level<'_> {
         self.is_compact_seq(&Sequence::strided(stride, (bytes / stride).max(1)), false)
     }
 
-    /// Seed 002 figure 6 from stride `s0`: Some((A, T)) or None when no non-compact sequence
-    /// exists within the memory X-Ray allows itself (no further level). T = 0 means the
-    /// count never changed (s0 was already past T) and the caller should start lower.
+    /// Seed 002 figure 6 at this level (see [`figure6`]).
     fn capacity_and_associativity(&mut self, s0: u64) -> Result<Option<(u64, u64)>, XrayError> {
-        let mut stride = s0;
-        let mut count = 1u64;
-        loop {
-            if count * stride > MAX_EXTENT_BYTES / 2 {
-                return Ok(None);
-            }
-            if !self.is_compact(stride, count, false)? {
-                break;
-            }
-            count *= 2;
-        }
-        let mut steps = 0;
-        loop {
-            stride *= 2;
-            steps += 1;
-            let old = count;
-            // Smallest N' in [1, old] with <m0, S, N'> not compact; `old` is known non-compact
-            // (N_nc does not grow with S, theorem 1).
-            let (mut lo, mut hi) = (1u64, old);
-            while hi - lo > 1 {
-                let mid = lo + (hi - lo) / 2;
-                if self.is_compact(stride, mid, false)? {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            count = hi;
-            if count == old {
-                // Confirm the pair the answer rests on: A compact and A + 1 not, at S = 2T.
-                let a = count - 1;
-                let ok =
-                    self.is_compact(stride, a, true)? && !self.is_compact(stride, a + 1, true)?;
-                if ok {
-                    return Ok(Some((a, if steps == 1 { 0 } else { stride / 2 })));
-                }
-            }
-            if stride * count > MAX_EXTENT_BYTES {
-                return Ok(None);
-            }
-        }
+        figure6(s0, |stride, count, confirm| {
+            self.is_compact(stride, count, confirm)
+        })
     }
 
     /// Seed 002 figure 8: the smallest delta for which <<m0, T, A>, C + delta, 2> is compact.
@@ -244,6 +225,55 @@ impl Level<'_> {
             }
         }
         Ok(Some(lo))
+    }
+}
+
+/// Seed 002 figure 6 from stride `s0`, over any `is_compact(S, N, confirm)`: double N until
+/// `<m0, S, N>` is not compact; then double S and find by bisection the smallest N' in
+/// [1, N_old] that is not compact, until N stops changing. Some((A, T)) with A = N - 1 and
+/// T = S / 2 (C = A T), or None when no non-compact sequence exists within the memory X-Ray
+/// allows itself. T = 0 means N never changed (s0 was already past T): start lower.
+pub fn figure6(
+    s0: u64,
+    mut is_compact: impl FnMut(u64, u64, bool) -> Result<bool, XrayError>,
+) -> Result<Option<(u64, u64)>, XrayError> {
+    let mut stride = s0;
+    let mut count = 1u64;
+    loop {
+        if count * stride > MAX_EXTENT_BYTES / 2 {
+            return Ok(None);
+        }
+        if !is_compact(stride, count, false)? {
+            break;
+        }
+        count *= 2;
+    }
+    let mut steps = 0;
+    loop {
+        stride *= 2;
+        steps += 1;
+        let old = count;
+        // `old` is known non-compact: N_nc does not grow with S (theorem 1).
+        let (mut lo, mut hi) = (1u64, old);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if is_compact(stride, mid, false)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        count = hi;
+        if count == old {
+            // Confirm the pair the answer rests on: A compact and A + 1 not, at S = 2T.
+            let a = count - 1;
+            if is_compact(stride, a, true)? && !is_compact(stride, a + 1, true)? {
+                return Ok(Some((a, if steps == 1 { 0 } else { stride / 2 })));
+            }
+        }
+        if stride * count > MAX_EXTENT_BYTES {
+            return Ok(None);
+        }
     }
 }
 
@@ -432,7 +462,7 @@ fn exclusive_share(
     g: &Geometry,
 ) -> Result<Option<Geometry>, XrayError> {
     let t = g.way_bytes();
-    if g.associativity <= up.associativity || t % up.way_bytes() != 0 {
+    if g.associativity <= up.associativity || !t.is_multiple_of(up.way_bytes()) {
         return Ok(None);
     }
     let own = Geometry {

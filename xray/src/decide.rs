@@ -55,7 +55,7 @@ pub fn median(v: &[f64]) -> f64 {
 /// normal noise, insensitive to the occasional huge outlier of a shared machine).
 pub fn robust_cv(v: &[f64]) -> f64 {
     let m = median(v);
-    if !(m > 0.0) {
+    if m.is_nan() || m <= 0.0 {
         return 0.0;
     }
     let dev: Vec<f64> = v.iter().map(|x| (x - m).abs()).collect();
@@ -139,8 +139,9 @@ mod tests {
 
     #[test]
     fn one_outlier_does_not_move_the_spread() {
-        let quiet = robust_cv(&[1.0, 1.01, 0.99, 1.0, 1.0]);
+        // A preempted sample 50x too slow: the classical coefficient of variation is about 2,
+        // the robust one stays at the size of the ordinary deviations.
         let spiked = robust_cv(&[1.0, 1.01, 0.99, 1.0, 50.0]);
-        assert!((quiet - spiked).abs() < 0.01);
+        assert!(spiked < 0.05, "{spiked}");
     }
 }

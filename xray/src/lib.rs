@@ -17,6 +17,7 @@ pub mod cpu;
 pub mod decide;
 pub mod registers;
 pub mod sequence;
+pub mod tlb;
 
 use model::hardware::{CacheLevel, CpuInfo, HardwareReport};
 use registers::RegisterKind;
@@ -84,6 +85,17 @@ pub fn measure(
     progress("compiling the pointer-chasing benchmark");
     let mut chaser = caches::Chaser::build(&shop, huge, opts.quick)?;
     let hierarchy = caches::measure(&mut chaser, progress)?;
+    let tlb = match hierarchy.levels.first() {
+        Some(l1) if l1.method == model::hardware::CacheMethod::CompactSequences => {
+            progress("TLB");
+            let t = tlb::measure(&chaser, &l1.geometry, &l1.hit)?;
+            if t.is_none() {
+                notes.push("TLB: no consistent answer within the L1 data cache's reach".into());
+            }
+            t
+        }
+        _ => None,
+    };
     if let Some((asked, got)) = chaser.huge_shortfall {
         notes.push(format!(
             "huge pages could not be had: {} MiB asked, {} MiB granted; lower levels measured \
@@ -157,7 +169,7 @@ pub fn measure(
         caches,
         memory_latency_ns: hierarchy.memory_latency_ns,
         memory_latency_cycles: hierarchy.memory_latency_ns * ghz,
-        tlb: None,
+        tlb,
         cpu: Some(cpu),
         huge_pages: huge && chaser.huge_shortfall.is_none(),
         notes,
