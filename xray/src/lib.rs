@@ -7,7 +7,7 @@
 //! let report = xray::measure(&compiler, &xray::XrayOptions { quick: true }, &mut |m| eprintln!("{m}"))
 //!     .unwrap();
 //! for c in &report.caches {
-//!     println!("L{}: {} bytes, {}-way, {} B blocks", c.level, c.capacity_bytes, c.associativity, c.block_bytes);
+//!     println!("L{}: {} bytes, {:?}-way, {:?} B blocks", c.level, c.capacity_bytes, c.associativity, c.block_bytes);
 //! }
 //! ```
 
