@@ -18,14 +18,36 @@ pub fn eval(m: &Mult, counters: &[u64]) -> Option<u64> {
     u64::try_from(v).ok()
 }
 
-/// Dynamic counts of statement `s`.
+/// Dynamic counts of statement `s`, with the branch misses of an IF (rule 15).
 pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts {
     let mut c = OpCounts::new();
-    for part in &prog.stmts[s].parts {
+    let st = &prog.stmts[s];
+    for part in &st.parts {
         let n = eval(&part.mult, counters).unwrap_or(0);
         c += &part.counts.scaled(n);
     }
+    if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
+        c += &model::rules::count_branch_misses(executions, taken);
+    }
     c
+}
+
+/// How often IF statement `s` was evaluated and how often it went to its consequent or THEN
+/// block.
+fn branch_outcomes(prog: &Program, s: usize, counters: &[u64]) -> Option<(u64, u64)> {
+    use crate::analysis::Probe;
+    use crate::syntax::Stmt;
+    let st = &prog.stmts[s];
+    let tests = eval(&st.parts.first()?.mult, counters)?;
+    let taken = match st.stmt.as_ref()? {
+        Stmt::LogicalIf(..) => eval(st.consequent.as_ref()?, counters)?,
+        Stmt::BlockIf(_) | Stmt::ElseIf(_) => {
+            let p = prog.probes.iter().position(|p| *p == Probe::After(s))?;
+            *counters.get(p)?
+        }
+        _ => return None,
+    };
+    Some((tests, taken))
 }
 
 fn sha256_of(files: &[PathBuf]) -> Result<String, AnalyzeError> {

@@ -62,6 +62,32 @@ impl Experiment {
 pub struct Group {
     pub unknowns: Vec<Param>,
     pub experiments: Vec<String>,
+    /// An experiment whose body time and counts are subtracted from each experiment first:
+    /// the same body without the operation, when the operation cannot be had alone.
+    pub baseline: Option<String>,
+}
+
+impl Group {
+    /// Every experiment the group needs, its baseline included.
+    pub fn all_experiments(&self) -> Vec<String> {
+        let mut v = self.experiments.clone();
+        v.extend(self.baseline.clone());
+        v
+    }
+
+    /// The counts that solve the group from experiment `name`: its body's, less the baseline's.
+    pub fn counts_of(&self, exps: &[Experiment], name: &str) -> OpCounts {
+        let find = |n: &str| {
+            exps.iter()
+                .find(|e| e.name == n)
+                .map(Experiment::counts)
+                .unwrap_or_default()
+        };
+        match &self.baseline {
+            Some(b) => find(name).minus(&find(b)),
+            None => find(name),
+        }
+    }
 }
 
 /// Which pool of operands an arithmetic family uses.
@@ -263,6 +289,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     let single = |ps: &[Param], e: &str| Group {
         unknowns: ps.to_vec(),
         experiments: vec![e.to_string()],
+        baseline: None,
     };
 
     // Regions 1-6: arithmetic by type and storage class (seed 004 tables 4.2, 4.3).
@@ -303,6 +330,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         groups.push(Group {
             unknowns: vec![s, a],
             experiments: vec![a1, a2],
+            baseline: None,
         });
         // X = X * 1: the value stays put; multiplication time does not depend on it.
         exps.push(exp(
@@ -537,6 +565,14 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             let name = format!("{iter}.{i}");
             let upper = if unit { trips } else { 2 * trips - 1 };
             let mt = int_local("MT");
+            // The loop works on an array by its index, as nearly every DO loop of a real
+            // program does (seed 004 section 4.5.1 puts "extra work" in the loop too); the
+            // work's own operations are known, so LOOV keeps what the loop adds in context.
+            let ra1 = Operand::local("RA1", Type::Real);
+            let j = int_local("J");
+            let elem = Expr::elem(&ra1, vec![v(&j)]);
+            let work_value = Expr::arith(ArithOp::Add, elem.clone(), v(&real.zero()));
+            let work = rules::count_assignment(&elem, &work_value);
             let body = (0..4)
                 .map(|_| {
                     let l = next_label();
@@ -546,13 +582,18 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
                         rules::is_unit_step(step_expr.as_ref()),
                         &[&Expr::int(1), &v(&mt)],
                     );
-                    counts += &rules::count_do_iteration(rules::is_unit_step(step_expr.as_ref()))
-                        .scaled(trips);
+                    let mut per_trip = rules::count_do_iteration(rules::is_unit_step(step_expr.as_ref()));
+                    per_trip += &work;
+                    counts += &per_trip.scaled(trips);
                     BodyStmt {
                         lines: vec![
                             Line {
                                 label: None,
                                 text: format!("DO {l} J = 1, MT{step}"),
+                            },
+                            Line {
+                                label: None,
+                                text: format!("{elem} = {work_value}"),
                             },
                             Line {
                                 label: Some(l),
@@ -565,8 +606,11 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
                 .collect();
             exps.push(exp(
                 name.clone(),
-                "empty DO loops",
-                vec![("MT".into(), format!("IVAL({upper})"))],
+                "DO loops updating RA1(J)",
+                vec![
+                    ("MT".into(), format!("IVAL({upper})")),
+                    ("Z".into(), "RVAL(0.0)".into()),
+                ],
                 body,
             ));
             names.push(name);
@@ -574,8 +618,74 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         groups.push(Group {
             unknowns: vec![init, iter],
             experiments: names,
+            baseline: None,
         });
     }
+
+    // Rule 15 (opcost's refinement): a mispredicted IF. Sixteen random-number chains; each
+    // IF goes one way or the other at random (the sign of a 32-bit LCG), so half the IFs are
+    // missed; the baseline has the same body with a condition that is never true.
+    let lcg = |k: usize| {
+        let i = FLAVORS[2];
+        let value = Expr::arith(
+            ArithOp::Add,
+            Expr::arith(ArithOp::Mul, v(&i.x(k)), v(&i.a(k))),
+            v(&i.b(k)),
+        );
+        assign(&i.x(k), value)
+    };
+    let mut lcg_inits = Vec::new();
+    for k in 1..=CHAINS {
+        let i = FLAVORS[2];
+        lcg_inits.push((i.x(k).name, format!("IVAL({})", 7 * k + 1)));
+        lcg_inits.push((i.a(k).name, "IVAL(1103515245)".to_string()));
+        lcg_inits.push((i.b(k).name, "IVAL(12345)".to_string()));
+    }
+    lcg_inits.push(("IZ".into(), "IVAL(0)".into()));
+    for (name, random) in [("BMIS", true), ("BMIS.0", false)] {
+        let i = FLAVORS[2];
+        let body = (1..=CHAINS)
+            .flat_map(|k| {
+                let l = next_label();
+                let rhs = if random { v(&i.zero()) } else { v(&i.x(k)) };
+                let cond = Expr::compare(RelOp::Gt, v(&i.x(k)), rhs);
+                let mut counts = rules::count_condition(&cond);
+                if random && k % 2 == 0 {
+                    // Per pass, half the IFs are taken (and so jump) and half are missed:
+                    // every other statement carries one of each.
+                    counts += &rules::count_goto();
+                    counts += &rules::count_branch_misses(2, 1);
+                }
+                vec![
+                    lcg(k),
+                    BodyStmt {
+                        lines: vec![
+                            Line {
+                                label: None,
+                                text: format!("IF ({cond}) GO TO {l}"),
+                            },
+                            Line {
+                                label: Some(l),
+                                text: "CONTINUE".into(),
+                            },
+                        ],
+                        counts,
+                    },
+                ]
+            })
+            .collect();
+        let purpose = if random {
+            "IF on a random sign: half mispredicted"
+        } else {
+            "the same body, IF never taken"
+        };
+        exps.push(exp(name.into(), purpose, lcg_inits.clone(), body));
+    }
+    groups.push(Group {
+        unknowns: vec![Param::BMIS],
+        experiments: vec!["BMIS".into()],
+        baseline: Some("BMIS.0".into()),
+    });
 
     // Regions 11-12: intrinsics, each in a chain with an attracting fixed point at a typical
     // argument (seed 004 section 4.2.4: their time depends on the argument).
@@ -670,6 +780,7 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     let single = |ps: &[Param], e: &str| Group {
         unknowns: ps.to_vec(),
         experiments: vec![e.to_string()],
+        baseline: None,
     };
     for f in [FLAVORS[0], FLAVORS[1], FLAVORS[2]] {
         let int = f.ty == Type::Integer;
@@ -935,21 +1046,22 @@ mod tests {
         let (exps, groups) = catalogue();
         let mut known: BTreeSet<Param> = BTreeSet::new();
         for g in &groups {
+            for name in &g.all_experiments() {
+                assert!(exps.iter().any(|e| &e.name == name), "{name} exists");
+            }
             for name in &g.experiments {
-                let e = exps.iter().find(|e| &e.name == name).expect("experiment exists");
-                for p in e.counts().params.keys() {
+                let c = g.counts_of(&exps, name);
+                for p in c.params.keys() {
                     assert!(
                         known.contains(p) || g.unknowns.contains(p),
                         "{name} needs {p} before it is solved"
                     );
                 }
-                assert!(e.counts().uncharacterized.is_empty(), "{name}");
+                assert!(c.uncharacterized.is_empty(), "{name}");
             }
             // Each unknown must actually occur in the group's experiments.
             for u in &g.unknowns {
-                assert!(g.experiments.iter().any(|n| {
-                    exps.iter().find(|e| &e.name == n).unwrap().counts().get(*u) > 0
-                }));
+                assert!(g.experiments.iter().any(|n| g.counts_of(&exps, n).get(*u) > 0));
             }
             known.extend(g.unknowns.iter().copied());
         }
@@ -967,6 +1079,7 @@ mod tests {
         assert_eq!(get("IADD").get(Param::IADD), CHAINS as u64);
         assert_eq!(get("IADD").get(Param::TRSL), CHAINS as u64);
         assert_eq!(get("LOOV.2").get(Param::LOOV), 4 * LONG_TRIPS);
+        assert_eq!(get("LOOV.2").get(Param::ARR1), 2 * 4 * LONG_TRIPS);
         assert_eq!(get("LOOX.1").get(Param::LOIX), 4);
         assert_eq!(get("AGRD").get(Param::AGRD), 4 * FEW_CHAINS as u64);
         assert!(get(LOOP_EXPERIMENT).is_empty());
@@ -977,6 +1090,9 @@ mod tests {
         assert_eq!(get("QARS").get(Param::ARSL), 0);
         assert_eq!(get("QTIS").get(Param::QTIS), CHAINS as u64);
         assert_eq!(get("QTND").get(Param::QMRD), FEW_CHAINS as u64);
+        // Half of the sixteen random IFs are missed per pass.
+        assert_eq!(get("BMIS").get(Param::BMIS), CHAINS as u64 / 2);
+        assert_eq!(get("BMIS.0").get(Param::BMIS), 0);
     }
 
     #[test]

@@ -174,8 +174,7 @@ pub fn plan(only: Option<&[Param]>) -> (Vec<Experiment>, Vec<Group>) {
         for g in &groups {
             if g.unknowns.iter().any(|u| wanted.contains(u)) {
                 for name in &g.experiments {
-                    let e = exps.iter().find(|e| &e.name == name).expect("group experiment");
-                    wanted.extend(e.counts().params.keys().copied());
+                    wanted.extend(g.counts_of(&exps, name).params.keys().copied());
                 }
             }
         }
@@ -187,7 +186,7 @@ pub fn plan(only: Option<&[Param]>) -> (Vec<Experiment>, Vec<Group>) {
         .into_iter()
         .filter(|g| g.unknowns.iter().any(|u| wanted.contains(u)))
         .collect();
-    let names: BTreeSet<&String> = groups.iter().flat_map(|g| &g.experiments).collect();
+    let names: BTreeSet<String> = groups.iter().flat_map(|g| g.all_experiments()).collect();
     let exps = exps
         .into_iter()
         .filter(|e| e.name == LOOP_EXPERIMENT || names.contains(&e.name))
@@ -214,7 +213,7 @@ pub fn parse_only(list: &str) -> Result<Vec<Param>, CharacterizeError> {
 fn params_of(e: &Experiment, groups: &[Group]) -> String {
     let ps: Vec<String> = groups
         .iter()
-        .filter(|g| g.experiments.contains(&e.name))
+        .filter(|g| g.all_experiments().contains(&e.name))
         .flat_map(|g| g.unknowns.iter().map(|p| p.to_string()))
         .collect();
     if ps.is_empty() {
@@ -362,24 +361,30 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
     let mut known: BTreeMap<Param, Measured> = BTreeMap::new();
     let mut params = Vec::new();
     for g in &groups {
-        if !g.experiments.iter().all(|n| bodies.contains_key(n)) {
+        if !g.all_experiments().iter().all(|n| bodies.contains_key(n)) {
             continue;
         }
-        let needed_known = g.experiments.iter().all(|n| {
-            let e = exps.iter().find(|e| &e.name == n).expect("experiment");
-            e.counts()
-                .params
+        let counts: Vec<_> = g.experiments.iter().map(|n| g.counts_of(&exps, n)).collect();
+        let needed_known = counts.iter().all(|c| {
+            c.params
                 .keys()
                 .all(|p| g.unknowns.contains(p) || known.contains_key(p))
         });
         if !needed_known {
             continue;
         }
-        let counts: Vec<_> = g
-            .experiments
-            .iter()
-            .map(|n| exps.iter().find(|e| &e.name == n).expect("experiment").counts())
-            .collect();
+        // A baseline's body is subtracted, its variance added (seed 004 eq. 4.10).
+        let net = |n: &String| -> Measured {
+            let b = bodies[n];
+            match &g.baseline {
+                Some(base) => Measured {
+                    value: b.value - bodies[base].value,
+                    std_error: (b.std_error.powi(2) + bodies[base].std_error.powi(2)).sqrt(),
+                    n: b.n.min(bodies[base].n),
+                },
+                None => b,
+            }
+        };
         let body_list: Vec<BodyTime> = g
             .experiments
             .iter()
@@ -387,7 +392,7 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
             .map(|(n, c)| BodyTime {
                 name: n,
                 counts: c,
-                body: bodies[n],
+                body: net(n),
             })
             .collect();
         let (values, kind) = stats::solve(&g.unknowns, &body_list, &known)?;
@@ -397,8 +402,8 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
                 mnemonic: *p,
                 number: p.def().number,
                 estimate: stats::to_estimate(m),
-                test_kind: kind,
-                experiments: g.experiments.clone(),
+                test_kind: if g.baseline.is_some() { TestKind::Indirect } else { kind },
+                experiments: g.all_experiments(),
             });
         }
     }

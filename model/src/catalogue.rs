@@ -62,6 +62,8 @@ pub enum Operation {
     LoopIterationStep1,
     LoopInitStepN,
     LoopIterationStepN,
+    /// A conditional branch the CPU predicted wrong (opcost's refinement, rule 15).
+    BranchMiss,
     Exp,
     Log,
     Sin,
@@ -96,6 +98,7 @@ impl Operation {
             Operation::LoopIterationStep1 => "DO iteration, step 1",
             Operation::LoopInitStepN => "DO init, step n",
             Operation::LoopIterationStepN => "DO iteration, step n",
+            Operation::BranchMiss => "mispredicted IF branch",
             Operation::Exp => "exponential",
             Operation::Log => "logarithm",
             Operation::Sin => "sine",
@@ -327,6 +330,7 @@ catalogue! {
     QSND = 102, 13, Sin, Real, Double, Local, false;
     QTND = 103, 13, Tan, Real, Double, Local, false;
     QSQD = 104, 13, Sqrt, Real, Double, Local, false;
+    BMIS = 105, 10, BranchMiss, None, None, None, false;
 }
 
 /// Number of parameters of seed 004 table 4.11.
@@ -446,7 +450,7 @@ mod tests {
         let names: HashSet<_> = Param::ALL.iter().map(|p| p.mnemonic()).collect();
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
-        assert_eq!(Param::measured().count(), 74 + 28);
+        assert_eq!(Param::measured().count(), 74 + 28 + 1);
     }
 
     #[test]

@@ -64,6 +64,19 @@ impl OpCounts {
         }
     }
 
+    /// These counts less `other`'s, never below zero (a body less its baseline body).
+    pub fn minus(&self, other: &OpCounts) -> OpCounts {
+        let mut out = OpCounts::new();
+        for (&p, &n) in &self.params {
+            out.add(p, n.saturating_sub(other.get(p)));
+        }
+        for (k, &n) in &self.uncharacterized {
+            let o = other.uncharacterized.get(k).copied().unwrap_or(0);
+            out.add_uncharacterized(k, n.saturating_sub(o));
+        }
+        out
+    }
+
     pub fn total_characterized(&self) -> u64 {
         self.params.values().sum()
     }

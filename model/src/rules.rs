@@ -13,8 +13,9 @@
 //!    conversion itself is not counted*. Subtraction counts as addition.
 //! 4. `X ** I` (real base, integer exponent) is E…; `X ** Y` (real exponent) is X…; an integer
 //!    base to the literal 2 is EI…, to anything else XI….
-//! 5. Unary minus of a non-constant is one addition of its type*; unary plus is free; `.NOT.`,
-//!    `.EQV.` and `.NEQV.` count as AND*.
+//! 5. Unary minus of a non-constant is one addition of its type*; unary plus is free; `.EQV.`
+//!    and `.NEQV.` count as AND*; `.NOT.` is free* (one flip of a bit, folded into the test or
+//!    the AND that uses it; counting it as an AND overpredicted smith's LOGIC by 2x).
 //! 6. An array element whose subscripts are all compile-time constants is addressed at compile
 //!    time and costs no ARRn (seed 004 section 4.2.4); otherwise one ARRn by rank (ARR4, ARRN for
 //!    4 and more, derived). Integer + and - inside a subscript are IADD, not AIS… (seed 004
@@ -40,9 +41,12 @@
 //!     value forwarded to the next load, by the target's type) plus one Q… latency for every
 //!     operator on the path from the deepest occurrence of `v` up to the root ([`chain_latency`]).
 //!     Compares, logical operators, calls and operators without a latency parameter add
-//!     nothing; a use inside a subscript is not a chain. A loop whose chain of such waits around
+//!     nothing; a use inside a subscript is not a chain; an array element with constant
+//!     subscripts (`E(1)`) is a fixed location and chains like a scalar. A loop whose chain of such waits around
 //!     one iteration (its recurrence) is longer than its operations' summed cost runs at the
 //!     recurrence's pace; the predictor charges the difference.
+//! 15. Branch misses (opcost's refinement): an IF executed n times and taken t times costs
+//!     min(t, n - t) BMIS ([`count_branch_misses`]), counted in dynamic analyses only.
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -139,7 +143,7 @@ fn expr_into(e: &Expr, in_subscript: bool, c: &mut OpCounts) {
                     c.add(Param::IADD, 1)
                 }
                 UnaryOp::Neg => add_op(c, Operation::Add, operand.ty(), is_global_leaf(operand)),
-                UnaryOp::Not => logic_into(c, is_global_leaf(operand)),
+                UnaryOp::Not => {}
             }
         }
         Expr::Arith { op, lhs, rhs } => {
@@ -377,7 +381,12 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
         Expr::Variable(o) => {
             return (o.name.eq_ignore_ascii_case(from)).then(OpCounts::new);
         }
-        Expr::Constant { .. } | Expr::Element { .. } | Expr::Opaque { .. } => return None,
+        Expr::Element { subscripts, .. } => {
+            // An element with constant subscripts is a fixed location, like a scalar.
+            let fixed = subscripts.iter().all(Expr::is_constant);
+            return (fixed && e.to_string().eq_ignore_ascii_case(from)).then(OpCounts::new);
+        }
+        Expr::Constant { .. } | Expr::Opaque { .. } => return None,
         Expr::Compare { .. } | Expr::Logic { .. } | Expr::Call { .. } => return None,
         Expr::Paren(inner) => return path_latency(inner, from),
         Expr::Unary { op, operand } => {
@@ -438,6 +447,16 @@ pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts
         c.add(p, 1);
     }
     Some(c)
+}
+
+/// Rule 15 (opcost's refinement): the mispredicted branches of an IF that ran `executions`
+/// times and went to its consequent (or THEN block) `taken` times. For a branch whose outcomes
+/// are independent, the best a predictor can do is to guess the more frequent outcome, so it
+/// misses min(taken, not taken) times; patterned branches are predicted better, so this is an
+/// upper bound there. DO loop exits are not counted (predictors learn loop trip counts).
+pub fn count_branch_misses(executions: u64, taken: u64) -> OpCounts {
+    let taken = taken.min(executions);
+    OpCounts::one(Param::BMIS).scaled(taken.min(executions - taken))
 }
 
 #[cfg(test)]
@@ -576,10 +595,23 @@ mod tests {
         // A transfer forwards, by the target's type.
         let c = chain_latency(&Expr::var(&d()), &Expr::var(&x()), "X").unwrap();
         assert_eq!(c, counts(&[(Param::QTRD, 1)]));
+        // Constant-subscript elements chain like scalars: E(1) = E(1) * T.
+        let e = Operand::local("E", Type::Real);
+        let e1 = Expr::elem(&e, vec![Expr::int(1)]);
+        let c = chain_latency(&e1, &Expr::arith(ArithOp::Mul, e1.clone(), Expr::var(&y())), "E(1)").unwrap();
+        assert_eq!(c, counts(&[(Param::QTRS, 1), (Param::QMRS, 1)]));
         // Intrinsics on the path add their latency.
         let s = Expr::arith(ArithOp::Add, Expr::intrinsic("SIN", vec![Expr::var(&x())]), Expr::var(&y()));
         let c = chain_latency(&Expr::var(&x()), &s, "X").unwrap();
         assert_eq!(c, counts(&[(Param::QTRS, 1), (Param::QSNS, 1), (Param::QARS, 1)]));
+    }
+
+    #[test]
+    fn branch_misses_are_the_minority_outcome() {
+        assert_eq!(count_branch_misses(100, 30).get(Param::BMIS), 30);
+        assert_eq!(count_branch_misses(100, 90).get(Param::BMIS), 10);
+        assert!(count_branch_misses(100, 0).is_empty());
+        assert!(count_branch_misses(5, 9).is_empty(), "inconsistent counts give no misses");
     }
 
     #[test]
