@@ -131,9 +131,10 @@ fn overhead(files: &[PathBuf]) {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
+    println!("CPU seconds (user + system) of the fastest of {runs} runs, -O0");
     println!(
-        "{:<12} {:>10} {:>12} {:>10} {:>10}",
-        "program", "plain s", "counted s", "counted x", "gcov x"
+        "{:<12} {:>10} {:>12} {:>10} {:>10} {:>10}",
+        "program", "plain s", "counted s", "gcov s", "counted x", "gcov x"
     );
     for f in files {
         let dir = tempfile::tempdir().expect("temp dir");

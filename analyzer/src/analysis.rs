@@ -365,23 +365,48 @@ fn is_executable(s: &Stmt) -> bool {
         || matches!(s, Stmt::Format | Stmt::Entry(..) | Stmt::NoCost("DATA")))
 }
 
-/// Statements that end a basic block: the next statement starts a new one.
-fn ends_block(s: &Stmt) -> bool {
-    matches!(
-        s,
+/// Statements after which control may not go on to the next statement, so that the next
+/// one starts a new basic block. A CALL without alternate returns, an I/O statement without
+/// ERR=/END=/EOR= and a logical IF whose consequent is one of those continue the block (a
+/// STOP inside a called routine ends the run, so it overcounts the rest of that block by
+/// at most one execution).
+fn ends_block(s: &Stmt, text: &str) -> bool {
+    match s {
         Stmt::Goto(_)
-            | Stmt::ComputedGoto(..)
-            | Stmt::AssignedGoto(..)
-            | Stmt::ArithIf(..)
-            | Stmt::LogicalIf(..)
-            | Stmt::Call(..)
-            | Stmt::Return(_)
-            | Stmt::Stop
-            | Stmt::Io(..)
-            | Stmt::EndIf
-            | Stmt::EndDo
-            | Stmt::Entry(..)
-    )
+        | Stmt::ComputedGoto(..)
+        | Stmt::AssignedGoto(..)
+        | Stmt::ArithIf(..)
+        | Stmt::Return(_)
+        | Stmt::Stop
+        | Stmt::EndIf
+        | Stmt::EndDo
+        | Stmt::Entry(..) => true,
+        Stmt::LogicalIf(_, inner, _) => ends_block(inner, text),
+        Stmt::Call(_, args) => args.iter().any(|a| matches!(a, Arg::AltReturn(_))),
+        Stmt::Io(..) => io_may_jump(text),
+        _ => false,
+    }
+}
+
+fn io_may_jump(text: &str) -> bool {
+    text.contains("ERR=") || text.contains("END=") || text.contains("EOR=")
+}
+
+/// Labels that control can jump to (branch targets, ASSIGNed labels, alternate returns).
+fn jump_targets(s: &Stmt, out: &mut HashSet<u32>) {
+    match s {
+        Stmt::Goto(l) | Stmt::AssignLabel(l, _) => {
+            out.insert(*l);
+        }
+        Stmt::ComputedGoto(ls, _) | Stmt::AssignedGoto(_, ls) => out.extend(ls.iter().copied()),
+        Stmt::ArithIf(_, ls) => out.extend(ls.iter().copied()),
+        Stmt::Call(_, args) => out.extend(args.iter().filter_map(|a| match a {
+            Arg::AltReturn(l) => Some(*l),
+            _ => None,
+        })),
+        Stmt::LogicalIf(_, inner, _) => jump_targets(inner, out),
+        _ => {}
+    }
 }
 
 /// Statements before which no counter can be placed (it would belong to the previous
@@ -614,6 +639,21 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             _ => None,
         })
         .collect();
+    // Labels something may jump to; an I/O statement with ERR=/END= may jump to any.
+    let mut targets = HashSet::new();
+    let mut any_label_is_target = false;
+    for (src, s) in &parsed {
+        if let Some(s) = s {
+            jump_targets(s, &mut targets);
+            if matches!(s, Stmt::Io(..)) && io_may_jump(&prog.files[fi].statements[*src].text) {
+                any_label_is_target = true;
+            }
+        } else {
+            // An unparsed statement may jump anywhere.
+            any_label_is_target = true;
+        }
+    }
+    let is_target = |l: u32| any_label_is_target || targets.contains(&l);
     let mut cur: Option<usize> = None;
     let mut need_new = true;
     // Open block IF constructs: (tests of the next condition, last branch probe).
@@ -645,7 +685,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             // need not be relabeled in the instrumented copy.
             let placeable =
                 probe_placeable(&s) && !(info.do_terminal && matches!(s, Stmt::Continue));
-            if placeable && (need_new || label.is_some() || cur.is_none()) {
+            if placeable && (need_new || label.is_some_and(is_target) || cur.is_none()) {
                 prog.probes.push(Probe::Before(sidx));
                 cur = Some(prog.probes.len() - 1);
             }
@@ -711,7 +751,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     });
                     info.exec = Some(block);
                     info.consequent = Some(one(cq));
-                    need_new = true;
+                    need_new = ends_block(&s, &st.text) || info.do_terminal;
                 }
                 Stmt::BlockIf(_) => {
                     prog.probes.push(Probe::After(sidx));
@@ -769,7 +809,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     if placeable && !matches!(s, Stmt::End) {
                         info.exec = Some(block);
                     }
-                    if ends_block(&s) || info.do_terminal {
+                    if ends_block(&s, &st.text) || info.do_terminal {
                         need_new = true;
                     }
                 }

@@ -114,7 +114,11 @@ impl Rewriter {
             for s in unit.first..unit.end {
                 let st = &prog.stmts[s];
                 if let Some(l) = prog.statement(s).label {
-                    if st.do_terminal && self.before.contains_key(&s) {
+                    // Code before the terminal, or a logical IF terminal rewritten into a
+                    // block IF (which cannot end a DO loop).
+                    let rewritten =
+                        self.before.contains_key(&s) || self.consequent.contains_key(&s);
+                    if st.do_terminal && rewritten {
                         terminal_of.insert(l, s);
                     }
                 }
