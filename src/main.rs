@@ -35,6 +35,8 @@ enum Command {
     Analyze(commands::analyze::Args),
     /// Measure caches, memory latency and CPU parameters of this machine (X-Ray)
     Xray(commands::xray::Args),
+    /// Time one routine in a chosen cache context: generated drivers, sweeps, in-application
+    Time(commands::time::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Compare(a) => commands::compare::run(a),
         Command::Analyze(a) => commands::analyze::run(a),
         Command::Xray(a) => commands::xray::run(a),
+        Command::Time(a) => commands::time::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod characterize;
 pub mod compare;
 pub mod predict;
+pub mod time;
 pub mod validate;
 pub mod xray;
 

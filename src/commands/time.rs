@@ -1,0 +1,482 @@
+//! `opcost time`: time one routine in the cache context the user asks for, with a generated
+//! driver (seed 003 timers, seed 001 specifications), over a sweep of sizes, or inside its
+//! whole application.
+
+use anyhow::{bail, Context, Result};
+use model::hardware::HardwareReport;
+use prettytable::{format, row, Table};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use timing::app::{AppTiming, CallGroup};
+use timing::driver::{DriverConfig, FlushSet, Method};
+use timing::run::{SweepPoint, Timer, Timing};
+use timing::spec::{Alignment, Spec};
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Spec format: see `cargo doc -p timing` (module spec) or examples/time/*.spec.\n\
+Examples:\n  opcost time examples/time/ddot.spec\n  \
+opcost time examples/time/ddot.spec --sweep --plot ddot.svg --machine results/m.json\n  \
+opcost time examples/time/sgefa.spec --flush A --in-app"
+)]
+pub struct Args {
+    /// The routine specification
+    spec: PathBuf,
+    /// Operands out of cache: none, all (those marked `flush` in the spec) or a list A,B
+    /// [default: both none and all]
+    #[arg(long, value_name = "none|all|OPERAND,...")]
+    flush: Option<String>,
+    /// Flush area in KiB [default: twice the largest cache X-Ray measured]
+    #[arg(long, value_name = "N")]
+    flush_kb: Option<u64>,
+    /// one-call (OneCallFlushLRU) or multi-call (MultiCallFlushLRU, for kernels below timer
+    /// resolution) [default: one-call; multi-call for --sweep]
+    #[arg(long, value_name = "one-call|multi-call")]
+    method: Option<String>,
+    /// The headline statistic: wall (minimum of wall times) or cpu (median of CPU times)
+    #[arg(long, default_value = "wall", value_name = "wall|cpu")]
+    timer: String,
+    /// Timed samples per context (seed 003: 3 to 7)
+    #[arg(long, default_value_t = 7)]
+    samples: u32,
+    /// Time every size flushed and unflushed (seed 003 fig. 1)
+    #[arg(long)]
+    sweep: bool,
+    /// Draw the sweep as SVG
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Write all timings as JSON ("-" for standard output)
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+    /// Cache capacities from a characterization (opcost characterize) or X-Ray JSON file
+    /// (opcost xray --json) instead of measuring them
+    #[arg(long, value_name = "RESULT.json")]
+    machine: Option<PathBuf>,
+    /// Also time the routine inside its application (the spec's `program` line)
+    #[arg(long)]
+    in_app: bool,
+    /// MemAlign: also time with operands aligned to B bytes and deliberately misaligned
+    #[arg(long, value_name = "B")]
+    memalign: Option<u64>,
+    /// Shortest timed interval of the multi-call method, seconds
+    #[arg(long, default_value_t = 0.02)]
+    min_interval: f64,
+    /// Time limit of each generated run, seconds
+    #[arg(long, default_value_t = 300)]
+    time_limit: u64,
+    /// The Fortran compiler (default: gfortran on PATH)
+    #[arg(long, value_name = "PATH")]
+    compiler: Option<String>,
+    /// Compiler flags for the routine and the driver
+    #[arg(long, default_value = "-O2")]
+    flags: String,
+}
+
+fn cache_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    let slug = harness::machine_slug(&harness::machine_info());
+    Some(base.join("opcost").join(format!("xray-{slug}.json")))
+}
+
+/// A characterization's X-Ray report, or an X-Ray report itself.
+fn read_machine(path: &Path) -> Result<HardwareReport> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if let Ok(c) = model::parse_versioned::<model::Characterization>(&text) {
+        return c.xray.with_context(|| {
+            format!("{} is a characterization without X-Ray results; run `opcost xray --json FILE` and pass that", path.display())
+        });
+    }
+    serde_json::from_str::<HardwareReport>(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{} is neither a characterization (opcost characterize) nor an X-Ray report (opcost xray --json): {e}",
+            path.display()
+        )
+    })
+}
+
+/// X-Ray's report: given, cached for this machine, or measured now (and cached).
+fn hardware(a: &Args, compiler: &harness::Compiler) -> Result<HardwareReport> {
+    if let Some(p) = &a.machine {
+        return read_machine(p);
+    }
+    if let Some(c) = cache_path() {
+        if let Ok(r) = read_machine(&c) {
+            eprintln!(
+                "cache capacities from {} (delete it to measure again)",
+                c.display()
+            );
+            return Ok(r);
+        }
+    }
+    eprintln!(
+        "measuring the caches with X-Ray (about a minute; pass --machine or --flush-kb to skip)"
+    );
+    let r = xray::measure(compiler, &xray::XrayOptions { quick: false }, &mut |m| {
+        eprintln!("  x-ray: {m}")
+    })
+    .context("X-Ray could not measure the caches (pass --flush-kb N instead)")?;
+    if let Some(c) = cache_path() {
+        if let Some(d) = c.parent() {
+            let _ = std::fs::create_dir_all(d);
+        }
+        if let Ok(t) = serde_json::to_string_pretty(&r) {
+            let _ = harness::write_atomic(&c, t.as_bytes());
+        }
+    }
+    Ok(r)
+}
+
+fn parse_flush(s: &str) -> FlushSet {
+    match s.to_ascii_lowercase().as_str() {
+        "none" => FlushSet::None,
+        "all" => FlushSet::All,
+        _ => FlushSet::Operands(
+            s.split(',')
+                .map(|x| x.trim().to_ascii_uppercase())
+                .filter(|x| !x.is_empty())
+                .collect(),
+        ),
+    }
+}
+
+fn sizes_text(s: &BTreeMap<String, i64>) -> String {
+    s.iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn us(s: f64) -> String {
+    if s < 1e-3 {
+        format!("{:.3}", s * 1e6)
+    } else {
+        format!("{:.1}", s * 1e6)
+    }
+}
+
+fn context(t: &Timing) -> String {
+    if t.flushed.is_empty() {
+        "in cache".into()
+    } else {
+        format!("flushed {} ({} KiB)", t.flushed.join(","), t.flush_kb)
+    }
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let spec = Spec::load(&a.spec)?;
+    let timer = match a.timer.as_str() {
+        "wall" => Timer::Wall,
+        "cpu" => Timer::Cpu,
+        t => bail!("--timer {t}: expected wall or cpu"),
+    };
+    let method = match a.method.as_deref() {
+        None if a.sweep => Method::MultiCall,
+        None | Some("one-call") => Method::OneCall,
+        Some("multi-call") => Method::MultiCall,
+        Some(m) => bail!("--method {m}: expected one-call or multi-call"),
+    };
+    if !(1..=1000).contains(&a.samples) {
+        bail!("--samples {}: expected 1 to 1000", a.samples);
+    }
+    let flushes: Vec<FlushSet> = match &a.flush {
+        Some(f) => vec![parse_flush(f)],
+        None if a.sweep => vec![FlushSet::All],
+        None => vec![FlushSet::None, FlushSet::All],
+    };
+    for f in &flushes {
+        if let FlushSet::Operands(ops) = f {
+            for o in ops {
+                if !spec.arrays().iter().any(|x| &x.name == o) {
+                    bail!(
+                        "--flush {o}: not an array argument of {} (arrays: {})",
+                        spec.routine,
+                        spec.arrays()
+                            .iter()
+                            .map(|x| x.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                }
+            }
+        }
+        if *f == FlushSet::All && !spec.arrays().iter().any(|x| x.flush) {
+            eprintln!(
+                "note: no array of the spec is marked `flush`; `--flush all` flushes nothing"
+            );
+        }
+    }
+    let compiler = harness::Compiler::find(
+        a.compiler.as_deref(),
+        &harness::Compiler::split_flags(&a.flags),
+    )?;
+    // Check the spec against the routine before measuring anything.
+    timing::check::check_routine(&spec)?;
+    let needs_flush = a.sweep || flushes.iter().any(|f| *f != FlushSet::None);
+    let hw = if (needs_flush && a.flush_kb.is_none()) || a.plot.is_some() || a.machine.is_some() {
+        Some(hardware(&a, &compiler)?)
+    } else {
+        None
+    };
+    let flush_kb = match (a.flush_kb, &hw) {
+        (Some(k), _) => k,
+        (None, Some(h)) => {
+            timing::flush_kb_from(h).context("X-Ray reported no cache level; pass --flush-kb N")?
+        }
+        (None, None) => 0,
+    };
+    if needs_flush && flush_kb == 0 {
+        bail!("--flush-kb must be positive");
+    }
+    let limit = Duration::from_secs(a.time_limit);
+    let prep = timing::run::prepare(spec, compiler.clone(), limit)?;
+    let cfg = |flush: FlushSet, method: Method| DriverConfig {
+        method,
+        flush,
+        flush_kb,
+        samples: a.samples,
+        min_interval_s: a.min_interval,
+        align_override: None,
+    };
+    let mut timings = vec![];
+    let mut sweep = None;
+    let bar = super::progress_bar();
+    if a.sweep {
+        let points = prep.spec.points().len() as u64;
+        bar.set_length(points);
+        let flush = flushes[0].clone();
+        let s = timing::run::sweep(&prep, &cfg(flush, method), timer, &mut |m| {
+            bar.inc(1);
+            bar.set_message(m.to_string());
+        })?;
+        bar.finish_and_clear();
+        print_sweep(&s, &prep.spec, hw.as_ref());
+        if let Some(p) = &a.plot {
+            let caches: Vec<(String, u64)> = hw
+                .iter()
+                .flat_map(|h| {
+                    h.caches
+                        .iter()
+                        .map(|c| (format!("L{}", c.level), c.capacity_bytes))
+                })
+                .collect();
+            timing::plot::sweep_chart(
+                &s,
+                &caches,
+                &format!(
+                    "{}: flushed vs in cache ({:?}, seed 003 fig. 1)",
+                    prep.sig.name, method
+                ),
+                p,
+            )?;
+            println!("plot written to {}", p.display());
+        }
+        sweep = Some(s);
+    } else {
+        let shapes = timing::run::shapes(&prep.spec)?;
+        bar.set_length((shapes.len() * flushes.len()) as u64);
+        for shape in &shapes {
+            for f in &flushes {
+                bar.inc(1);
+                timings.push(prep.time(shape, &cfg(f.clone(), method), timer)?);
+            }
+            if let Some(b) = a.memalign {
+                for al in [Alignment::Aligned(b), Alignment::Misaligned(b)] {
+                    let mut c = cfg(flushes.last().cloned().unwrap_or(FlushSet::None), method);
+                    c.align_override = Some(al);
+                    let t = prep.time(shape, &c, timer)?;
+                    timings.push(t);
+                }
+            }
+        }
+        bar.finish_and_clear();
+        print_timings(&timings, a.memalign, flushes.len());
+    }
+    let mut app = None;
+    let mut matched = vec![];
+    if a.in_app {
+        eprintln!("running the instrumented application");
+        let t = timing::app::time_in_application(&prep.spec, &prep.sig, &compiler, limit)?;
+        // The driver in the same sizes, one call per sample like the application.
+        let mut groups = t.groups.clone();
+        groups.sort_by(|x, y| y.calls.cmp(&x.calls));
+        for g in groups.into_iter().take(5) {
+            let mut sizes: BTreeMap<String, i64> = prep
+                .spec
+                .sizes
+                .iter()
+                .map(|(k, v)| (k.clone(), v[0]))
+                .collect();
+            sizes.extend(g.sizes.clone());
+            let shape = timing::check::shape(&prep.spec, &sizes)?;
+            let mut c = cfg(FlushSet::None, Method::OneCall);
+            c.samples = a.samples.max(5);
+            let hot = prep.time(&shape, &c, Timer::Wall)?;
+            let cold = if flush_kb > 0 {
+                c.flush = FlushSet::All;
+                prep.time(&shape, &c, Timer::Wall)?
+            } else {
+                hot.clone()
+            };
+            matched.push((g, hot, cold));
+        }
+        print_app(&t, &matched, &prep.sig.name);
+        app = Some(t);
+    }
+    if let Some(target) = &a.json {
+        let r = serde_json::json!({
+            "format": "opcost-timing",
+            "spec": a.spec.display().to_string(),
+            "routine": prep.sig.name,
+            "flush_kb": flush_kb,
+            "timings": timings,
+            "sweep": sweep,
+            "in_application": app,
+            "in_application_driver": matched,
+        });
+        super::write_output(target, serde_json::to_string_pretty(&r)?.as_bytes())?;
+    }
+    Ok(())
+}
+
+fn table() -> Table {
+    let mut t = Table::new();
+    t.set_format(*format::consts::FORMAT_NO_LINESEP_WITH_TITLE);
+    t
+}
+
+fn print_timings(ts: &[Timing], memalign: Option<u64>, per_point: usize) {
+    let mut t = table();
+    t.set_titles(row![
+        "sizes",
+        "context",
+        "method",
+        "calls/sample",
+        "wall min (us)",
+        "wall median (us)",
+        "wall spread",
+        "CPU median (us)",
+        "CPU spread",
+        "MFLOPS"
+    ]);
+    let group = per_point + if memalign.is_some() { 2 } else { 0 };
+    for (i, x) in ts.iter().enumerate() {
+        let mut ctx = context(x);
+        if let Some(b) = memalign {
+            match i % group {
+                k if k == per_point => ctx.push_str(&format!(", {b}-byte aligned")),
+                k if k == per_point + 1 => ctx.push_str(&format!(", misaligned to {b}")),
+                _ => {}
+            }
+        }
+        t.add_row(row![
+            sizes_text(&x.sizes),
+            ctx,
+            format!("{:?}", x.method).to_lowercase(),
+            r->x.calls_per_sample,
+            r->us(x.wall_min_s),
+            r->us(x.wall_median_s),
+            r->format!("{:.1} %", x.wall_spread * 100.0),
+            r->us(x.cpu_median_s),
+            r->format!("{:.1} %", x.cpu_spread * 100.0),
+            r->x.mflops.map_or("-".into(), |m| format!("{m:.0}"))
+        ]);
+    }
+    print!("{}", t);
+    if ts
+        .iter()
+        .any(|x| x.method == Method::OneCall && x.wall_min_s < 20e-6)
+    {
+        println!("note: some single calls take under 20 us, near the timer's resolution; use --method multi-call");
+    }
+    println!("wall: minimum of the samples; CPU: median (seed 003 section 2.1); spread = (max - min) / min (wall), / median (CPU)");
+}
+
+fn print_sweep(s: &[SweepPoint], spec: &Spec, hw: Option<&HardwareReport>) {
+    let mut t = table();
+    let unit = if spec.flop.is_some() {
+        "MFLOPS"
+    } else {
+        "us/call"
+    };
+    t.set_titles(row![
+        "sizes",
+        "working set",
+        "level",
+        format!("in cache ({unit})"),
+        format!("flushed ({unit})"),
+        "flushed/in cache time",
+        "sets"
+    ]);
+    for p in s {
+        let v = |x: &Timing| x.mflops.map_or(us(x.seconds), |m| format!("{m:.0}"));
+        let ws = p.hot.working_set_bytes;
+        let level = hw
+            .and_then(|h| {
+                h.caches
+                    .iter()
+                    .find(|c| ws <= c.capacity_bytes)
+                    .map(|c| format!("L{}", c.level))
+            })
+            .unwrap_or_else(|| {
+                if hw.is_some() {
+                    "memory".into()
+                } else {
+                    "-".into()
+                }
+            });
+        t.add_row(row![
+            sizes_text(&p.hot.sizes),
+            r->format!("{:.1} KiB", ws as f64 / 1024.0),
+            level,
+            r->v(&p.hot),
+            r->v(&p.cold),
+            r->format!("{:.2}", p.ratio),
+            r->p.cold.working_sets
+        ]);
+    }
+    print!("{}", t);
+}
+
+fn print_app(app: &AppTiming, m: &[(CallGroup, Timing, Timing)], name: &str) {
+    println!(
+        "\nIn the application: {} calls of {name} recorded ({:.2} s run)",
+        app.calls.len(),
+        app.run_wall_s
+    );
+    let mut t = table();
+    t.set_titles(row![
+        "sizes",
+        "calls",
+        "first call (us)",
+        "later median (us)",
+        "later min (us)",
+        "driver in cache (us)",
+        "driver flushed (us)",
+        "closest context"
+    ]);
+    for (g, hot, cold) in m {
+        let rel = |d: f64| (g.later_median_s / d - 1.0) * 100.0;
+        let (hr, cr) = (rel(hot.wall_median_s), rel(cold.wall_median_s));
+        let closest = if cr.abs() < hr.abs() {
+            format!("flushed ({cr:+.1} %)")
+        } else {
+            format!("in cache ({hr:+.1} %)")
+        };
+        t.add_row(row![
+            sizes_text(&g.sizes),
+            r->g.calls,
+            r->us(g.first_s),
+            r->us(g.later_median_s),
+            r->us(g.later_min_s),
+            r->us(hot.wall_median_s),
+            r->us(cold.wall_median_s),
+            closest
+        ]);
+    }
+    print!("{}", t);
+    println!("driver: one call per sample, wall-time medians; percentages: application vs driver");
+}

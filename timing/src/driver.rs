@@ -1,0 +1,459 @@
+//! Generation of the Fortran 77 timing driver for one point of a spec (seed 001 section 4,
+//! seed 003 sections 2-5). The driver is fixed form; beyond Fortran 77 it uses INTEGER*8,
+//! `LOC` (for MemAlign), `SYSTEM_CLOCK` with an INTEGER*8 count (nanosecond wall clock) and
+//! `CPU_TIME`, all of which gfortran provides.
+//!
+//! Operands live in one COMMON pool per array, so nothing is on the stack and every byte is
+//! written before timing (Page0Guard). A pool holds `sets` copies of its array for
+//! MultiCallFlushLRU; each copy starts at an address with the requested alignment.
+
+use crate::check::{Shape, Signature};
+use crate::spec::{Alignment, ArgSpec, ElemType, Init, Spec};
+
+/// How calls are timed (seed 003 sections 3 and 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// One call per timed interval; flush by sweeping a flush area (OneCallFlushLRU).
+    OneCall,
+    /// Many calls per interval over working sets traversed backwards (MultiCallFlushLRU).
+    MultiCall,
+}
+
+/// Which operands are out of cache when the routine is called.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlushSet {
+    None,
+    All,
+    Operands(Vec<String>),
+}
+
+impl FlushSet {
+    /// Is `name` flushed, given the spec's own `flush` marks for `All`?
+    pub fn flushes(&self, name: &str, marked: bool) -> bool {
+        match self {
+            FlushSet::None => false,
+            FlushSet::All => marked,
+            FlushSet::Operands(v) => v.iter().any(|n| n.eq_ignore_ascii_case(name)),
+        }
+    }
+}
+
+/// Settings of one driver.
+#[derive(Debug, Clone)]
+pub struct DriverConfig {
+    pub method: Method,
+    pub flush: FlushSet,
+    /// Size of the flush area (OneCallFlushLRU) or of all working sets (MultiCallFlushLRU).
+    pub flush_kb: u64,
+    pub samples: u32,
+    /// Shortest timed interval of the multi-call method, seconds (above timer resolution).
+    pub min_interval_s: f64,
+    /// Override every array's alignment (MemAlign experiments).
+    pub align_override: Option<Alignment>,
+}
+
+/// Most working sets a multi-call driver allocates.
+const MAX_SETS: u64 = 1 << 22;
+
+/// Layout of one operand pool.
+#[derive(Debug, Clone)]
+pub struct Pool {
+    pub name: String,
+    pub ty: ElemType,
+    pub elems: u64,
+    /// Elements from one copy to the next (a multiple of the alignment).
+    pub stride: u64,
+    pub sets: u64,
+    pub align_bytes: u64,
+    pub misalign: bool,
+    pub flushed: bool,
+    pub init: Init,
+}
+
+impl Pool {
+    /// Total elements, with the padding that lets the first copy be placed.
+    pub fn total(&self) -> u64 {
+        self.stride * self.sets + self.align_bytes / self.ty.bytes() + 1
+    }
+}
+
+/// The pools and set count of a point.
+pub fn layout(spec: &Spec, shape: &Shape, cfg: &DriverConfig) -> (Vec<Pool>, u64) {
+    let mut pools: Vec<Pool> = shape
+        .arrays
+        .iter()
+        .map(|(name, _, elems)| {
+            let ArgSpec::Array(a) = &spec.args[name] else {
+                unreachable!("shape arrays are spec arrays")
+            };
+            let align = cfg.align_override.unwrap_or(a.align);
+            let (align_bytes, misalign) = match align {
+                Alignment::Natural => (a.ty.bytes(), false),
+                Alignment::Aligned(b) => (b, false),
+                Alignment::Misaligned(b) => (b, true),
+            };
+            let per = (align_bytes / a.ty.bytes()).max(1);
+            Pool {
+                name: name.clone(),
+                ty: a.ty,
+                elems: *elems,
+                stride: elems.div_ceil(per) * per,
+                sets: 1,
+                align_bytes,
+                misalign,
+                flushed: cfg.flush.flushes(name, a.flush),
+                init: a.init.clone(),
+            }
+        })
+        .collect();
+    let mut sets = 1;
+    if cfg.method == Method::MultiCall {
+        let set_bytes: u64 = pools
+            .iter()
+            .filter(|p| p.flushed)
+            .map(|p| p.stride * p.ty.bytes())
+            .sum();
+        if set_bytes > 0 {
+            sets = ((cfg.flush_kb * 1024).div_ceil(set_bytes) + 1).clamp(2, MAX_SETS);
+            for p in pools.iter_mut().filter(|p| p.flushed) {
+                p.sets = sets;
+            }
+        }
+    }
+    (pools, sets)
+}
+
+fn literal(v: f64, ty: ElemType) -> String {
+    match ty {
+        ElemType::Integer => format!("{}", v.round() as i64),
+        ElemType::Real => format!("{v:E}").replace('E', "E"),
+        ElemType::Double => format!("{v:E}").replace('E', "D"),
+    }
+}
+
+/// Break a statement into fixed-form lines (columns 7-72, continuation `&` in column 6).
+pub(crate) fn emit(out: &mut String, label: Option<u32>, text: &str) {
+    let mut rest = text;
+    let mut first = true;
+    while first || !rest.is_empty() {
+        let take = rest.len().min(66);
+        let (head, tail) = rest.split_at(take);
+        if first {
+            match label {
+                Some(l) => out.push_str(&format!("{l:<5} {head}\n")),
+                None => out.push_str(&format!("      {head}\n")),
+            }
+        } else {
+            out.push_str(&format!("     &{head}\n"));
+        }
+        rest = tail;
+        first = false;
+    }
+}
+
+/// The name of a pool's COMMON array and its offset variable.
+fn pool_var(p: &Pool) -> (String, String, String) {
+    (
+        format!("OP{}", p.name),
+        format!("OF{}", p.name),
+        format!("IX{}", p.name),
+    )
+}
+
+fn init_sub(ty: ElemType) -> &'static str {
+    match ty {
+        ElemType::Integer => "OPCINI",
+        ElemType::Real => "OPCINR",
+        ElemType::Double => "OPCIND",
+    }
+}
+
+/// The driver's source text.
+pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig) -> String {
+    let (pools, sets) = layout(spec, shape, cfg);
+    let mut o = String::new();
+    let e = |o: &mut String, t: &str| emit(o, None, t);
+    o.push_str(&format!(
+        "C     Timing driver for {} generated by opcost time (seed 003, seed 001).\n",
+        sig.name
+    ));
+    e(&mut o, "PROGRAM OPCTIM");
+    e(&mut o, "IMPLICIT NONE");
+    e(&mut o, "INTEGER NSAMP, NSETS");
+    e(
+        &mut o,
+        &format!("PARAMETER (NSAMP = {}, NSETS = {sets})", cfg.samples),
+    );
+    let flush_elems = (cfg.flush_kb * 1024 / 8).max(1);
+    let one_call_flush = cfg.method == Method::OneCall && pools.iter().any(|p| p.flushed);
+    let fl_elems = if one_call_flush { flush_elems } else { 1 };
+    e(&mut o, &format!("DOUBLE PRECISION FL({fl_elems})"));
+    e(&mut o, "COMMON /OPCFL/ FL");
+    for p in &pools {
+        let (arr, off, ix) = pool_var(p);
+        e(&mut o, &format!("{} {arr}({})", p.ty.fortran(), p.total()));
+        e(&mut o, &format!("COMMON /OPC{}/ {arr}", p.name));
+        e(&mut o, &format!("INTEGER {off}, {ix}"));
+    }
+    e(&mut o, "INTEGER*8 T0, T1, RATE");
+    e(&mut o, "DOUBLE PRECISION C0, C1, CHK, SGN, FSUM, WALL");
+    e(&mut o, "INTEGER IS, IR, NREP, K, I");
+    e(&mut o, "INTEGER OPCOFF");
+    e(&mut o, "EXTERNAL OPCOFF");
+    // Scalars: the actual arguments that are not arrays.
+    let mut scalar_init = Vec::new();
+    let mut alternates = Vec::new();
+    for f in &spec.formals {
+        if matches!(spec.args[f], ArgSpec::Array(_)) {
+            continue;
+        }
+        let ty = sig.types[f];
+        e(&mut o, &format!("{} {f}", ty.fortran()));
+        scalar_init.push(format!("{f} = {}", literal(shape.scalars[f], ty)));
+        if let ArgSpec::Scalar(s) = &spec.args[f] {
+            if s.alternate {
+                alternates.push(f.clone());
+            }
+        }
+    }
+    let call_args: Vec<String> = spec
+        .formals
+        .iter()
+        .map(|f| match pools.iter().find(|p| &p.name == f) {
+            Some(p) => {
+                let (arr, _, ix) = pool_var(p);
+                format!("{arr}({ix})")
+            }
+            None => f.clone(),
+        })
+        .collect();
+    let call = if sig.is_function {
+        let rt = sig.result.expect("checked");
+        e(&mut o, &format!("{} {}", rt.fortran(), sig.name));
+        e(&mut o, &format!("EXTERNAL {}", sig.name));
+        format!(
+            "CHK = CHK + SGN * DBLE({}({}))",
+            sig.name,
+            call_args.join(", ")
+        )
+    } else {
+        format!("CALL {}({})", sig.name, call_args.join(", "))
+    };
+    // Placement (MemAlign): the first copy of each pool at the requested alignment.
+    e(&mut o, "CHK = 0.0D0");
+    e(&mut o, "SGN = 1.0D0");
+    e(&mut o, "FSUM = 0.0D0");
+    for p in &pools {
+        let (arr, off, ix) = pool_var(p);
+        e(
+            &mut o,
+            &format!(
+                "{off} = OPCOFF(LOC({arr}), {}, {}, {})",
+                p.ty.bytes(),
+                p.align_bytes,
+                u8::from(p.misalign)
+            ),
+        );
+        e(&mut o, &format!("{ix} = {off}"));
+    }
+    // Page0Guard: write every element of every pool and of the flush area, sets in reverse
+    // order so that set NSETS is the least recently used (seed 003 section 4).
+    e(&mut o, &format!("DO 10 I = {fl_elems}, 1, -1"));
+    e(&mut o, "   FL(I) = 0.0D0");
+    emit(&mut o, Some(10), "CONTINUE");
+    let init_call = |p: &Pool, first: &str, count: &str, seed: u64| -> String {
+        let (arr, _, _) = pool_var(p);
+        let (kind, val) = match p.init {
+            Init::Random => (0, 0.0),
+            Init::Zero => (1, 0.0),
+            Init::Value(v) => (1, v),
+        };
+        format!(
+            "CALL {}({arr}({first}), {count}, {kind}, {}, {seed})",
+            init_sub(p.ty),
+            literal(val, ElemType::Double)
+        )
+    };
+    for (n, p) in pools.iter().enumerate() {
+        e(
+            &mut o,
+            &init_call(p, "1", &p.total().to_string(), 17 + n as u64),
+        );
+    }
+    for s in &scalar_init {
+        e(&mut o, s);
+    }
+    // InstLdGuard: one dummy call before any flushing or timing (seed 003 section 5.4).
+    e(&mut o, &call);
+    e(&mut o, "SGN = -SGN");
+    for (n, p) in pools.iter().enumerate() {
+        let (_, off, _) = pool_var(p);
+        if p.sets > 1 {
+            // Re-write the copies from the last to the first.
+            let label = 1000 + n as u32;
+            e(&mut o, &format!("DO {label} K = NSETS, 1, -1"));
+            e(
+                &mut o,
+                &init_call(
+                    p,
+                    &format!("{off} + (K - 1) * {}", p.stride),
+                    &p.elems.to_string(),
+                    101 + n as u64,
+                ),
+            );
+            emit(&mut o, Some(label), "CONTINUE");
+        } else {
+            e(
+                &mut o,
+                &init_call(p, &off, &p.elems.to_string(), 101 + n as u64),
+            );
+        }
+    }
+    e(&mut o, "CALL SYSTEM_CLOCK(T0, RATE)");
+    match cfg.method {
+        Method::OneCall => {
+            e(&mut o, "NREP = 1");
+            e(&mut o, "WRITE (*, *) 'OPCOST REPS', NREP, NSETS");
+            e(&mut o, "DO 30 IS = 1, NSAMP");
+            // Operands the call finds in cache are written after the flush (seed 003 sec. 3.1).
+            for p in pools.iter().filter(|p| p.flushed) {
+                let (_, off, _) = pool_var(p);
+                e(&mut o, &init_call(p, &off, &p.elems.to_string(), 200));
+            }
+            if one_call_flush {
+                e(&mut o, &format!("DO 20 I = 1, {fl_elems}"));
+                e(&mut o, "   FSUM = FSUM + FL(I)");
+                emit(&mut o, Some(20), "CONTINUE");
+            }
+            for p in pools.iter().filter(|p| !p.flushed) {
+                let (_, off, _) = pool_var(p);
+                e(&mut o, &init_call(p, &off, &p.elems.to_string(), 200));
+            }
+            for s in &scalar_init {
+                e(&mut o, s);
+            }
+            e(&mut o, "CALL CPU_TIME(C0)");
+            e(&mut o, "CALL SYSTEM_CLOCK(T0)");
+            e(&mut o, &call);
+            e(&mut o, "CALL SYSTEM_CLOCK(T1)");
+            e(&mut o, "CALL CPU_TIME(C1)");
+            e(&mut o, "SGN = -SGN");
+            e(&mut o, "WALL = DBLE(T1 - T0) / DBLE(RATE)");
+            e(&mut o, "WRITE (*, *) 'OPCOST SAMPLE', WALL, C1 - C0");
+            emit(&mut o, Some(30), "CONTINUE");
+        }
+        Method::MultiCall => {
+            // Calibrate the repetition count until one interval is long enough, then time
+            // NSAMP intervals. Working sets are used from NSETS down to 1 (seed 003 fig. 6).
+            e(&mut o, "K = NSETS");
+            e(&mut o, "NREP = 1");
+            let body = |o: &mut String, label: u32| {
+                for p in pools.iter().filter(|p| p.sets > 1) {
+                    let (_, off, ix) = pool_var(p);
+                    emit(o, None, &format!("{ix} = {off} + (K - 1) * {}", p.stride));
+                }
+                emit(o, None, &call);
+                emit(o, None, "SGN = -SGN");
+                for a in &alternates {
+                    emit(o, None, &format!("{a} = -{a}"));
+                }
+                emit(o, None, "K = K - 1");
+                emit(o, None, "IF (K .LT. 1) K = NSETS");
+                emit(o, Some(label), "CONTINUE");
+            };
+            emit(&mut o, Some(40), "CONTINUE");
+            e(&mut o, "CALL SYSTEM_CLOCK(T0)");
+            e(&mut o, "DO 41 IR = 1, NREP");
+            body(&mut o, 41);
+            e(&mut o, "CALL SYSTEM_CLOCK(T1)");
+            e(&mut o, "WALL = DBLE(T1 - T0) / DBLE(RATE)");
+            e(
+                &mut o,
+                &format!(
+                    "IF (WALL .LT. {} .AND. NREP .LT. 1073741824) THEN",
+                    literal(cfg.min_interval_s, ElemType::Double)
+                ),
+            );
+            e(&mut o, "  NREP = NREP * 2");
+            e(&mut o, "  GO TO 40");
+            e(&mut o, "END IF");
+            e(&mut o, "WRITE (*, *) 'OPCOST REPS', NREP, NSETS");
+            e(&mut o, "DO 50 IS = 1, NSAMP");
+            e(&mut o, "CALL CPU_TIME(C0)");
+            e(&mut o, "CALL SYSTEM_CLOCK(T0)");
+            e(&mut o, "DO 51 IR = 1, NREP");
+            body(&mut o, 51);
+            e(&mut o, "CALL SYSTEM_CLOCK(T1)");
+            e(&mut o, "CALL CPU_TIME(C1)");
+            e(&mut o, "WALL = DBLE(T1 - T0) / DBLE(RATE)");
+            e(&mut o, "WRITE (*, *) 'OPCOST SAMPLE', WALL, C1 - C0");
+            emit(&mut o, Some(50), "CONTINUE");
+        }
+    }
+    e(&mut o, "WRITE (*, *) 'OPCOST CHECK', CHK, FSUM");
+    e(&mut o, "END");
+    o.push_str(SUPPORT);
+    o
+}
+
+/// Alignment and initialisation helpers of every driver. Random values come from a linear
+/// congruential generator (values in [-0.5, 0.5), integers in 0..99); arrays are written from
+/// the last element to the first.
+const SUPPORT: &str = "\
+C     First index of ARR whose address is AL-aligned (MIS = 1: one
+C     element past it, so never AL-aligned; seed 003 section 5.5).
+      INTEGER FUNCTION OPCOFF(ADDR, ES, AL, MIS)
+      INTEGER*8 ADDR, R
+      INTEGER ES, AL, MIS
+      R = MOD(ADDR, INT(AL, 8))
+      OPCOFF = 1
+      IF (R .NE. 0) OPCOFF = 1 + INT((INT(AL, 8) - R) / ES)
+      IF (MIS .NE. 0) OPCOFF = OPCOFF + 1
+      END
+      SUBROUTINE OPCIND(A, N, KIND, VAL, SEED)
+      INTEGER N, KIND, I, SEED
+      DOUBLE PRECISION A(N), VAL
+      INTEGER*8 S
+      S = SEED
+      DO 10 I = N, 1, -1
+         IF (KIND .EQ. 0) THEN
+            S = MOD(S * 1103515245_8 + 12345_8, 2147483648_8)
+            A(I) = DBLE(S) / 2147483648.0D0 - 0.5D0
+         ELSE
+            A(I) = VAL
+         END IF
+   10 CONTINUE
+      END
+      SUBROUTINE OPCINR(A, N, KIND, VAL, SEED)
+      INTEGER N, KIND, I, SEED
+      REAL A(N)
+      DOUBLE PRECISION VAL
+      INTEGER*8 S
+      S = SEED
+      DO 10 I = N, 1, -1
+         IF (KIND .EQ. 0) THEN
+            S = MOD(S * 1103515245_8 + 12345_8, 2147483648_8)
+            A(I) = REAL(DBLE(S) / 2147483648.0D0 - 0.5D0)
+         ELSE
+            A(I) = REAL(VAL)
+         END IF
+   10 CONTINUE
+      END
+      SUBROUTINE OPCINI(A, N, KIND, VAL, SEED)
+      INTEGER N, KIND, I, SEED
+      INTEGER A(N)
+      DOUBLE PRECISION VAL
+      INTEGER*8 S
+      S = SEED
+      DO 10 I = N, 1, -1
+         IF (KIND .EQ. 0) THEN
+            S = MOD(S * 1103515245_8 + 12345_8, 2147483648_8)
+            A(I) = INT(MOD(S / 65536_8, 100_8))
+         ELSE
+            A(I) = NINT(VAL)
+         END IF
+   10 CONTINUE
+      END
+";

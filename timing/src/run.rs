@@ -1,0 +1,293 @@
+//! Compile the routine once and a driver per point, run each under a time limit, and reduce
+//! the samples per seed 003 section 2.1: minimum of wall times, median of CPU times.
+
+use crate::check::{self, Shape, Signature};
+use crate::driver::{self, DriverConfig, FlushSet, Method};
+use crate::spec::Spec;
+use crate::TimingError;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// Which timer's statistic is the headline figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Timer {
+    /// Minimum of wall-clock samples.
+    Wall,
+    /// Median of CPU-time samples.
+    Cpu,
+}
+
+/// The timing of one point in one context.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Timing {
+    pub sizes: BTreeMap<String, i64>,
+    pub method: Method,
+    /// Operands out of cache at the call.
+    pub flushed: Vec<String>,
+    pub flush_kb: u64,
+    /// Calls per timed interval and working sets (multi-call).
+    pub calls_per_sample: u64,
+    pub working_sets: u64,
+    pub working_set_bytes: u64,
+    /// Seconds per call, one value per sample.
+    pub wall_s: Vec<f64>,
+    pub cpu_s: Vec<f64>,
+    pub wall_min_s: f64,
+    pub wall_median_s: f64,
+    pub cpu_median_s: f64,
+    /// (max - min) / min of the wall samples.
+    pub wall_spread: f64,
+    /// (max - min) / median of the CPU samples.
+    pub cpu_spread: f64,
+    pub flop: Option<f64>,
+    /// From the headline statistic of the chosen timer.
+    pub mflops: Option<f64>,
+    pub timer: Timer,
+    /// The headline seconds per call.
+    pub seconds: f64,
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+/// A prepared routine: the spec, its checked signature and its compiled object.
+pub struct Prepared {
+    pub spec: Spec,
+    pub sig: Signature,
+    pub compiler: harness::Compiler,
+    pub dir: tempfile::TempDir,
+    pub object: PathBuf,
+    pub time_limit: Duration,
+}
+
+/// The routine's source without its main program (a whole application's file can hold the
+/// routine; the driver brings its own main program). Line numbers are kept, so compiler
+/// messages still point at the user's file.
+pub fn routine_source(spec: &Spec) -> Result<String, TimingError> {
+    let program = analyzer::load(
+        std::slice::from_ref(&spec.file),
+        &analyzer::AnalyzeOptions::default(),
+    )
+    .map_err(|e| TimingError::Other(format!("cannot read {}: {e}", spec.file.display())))?;
+    let file = &program.files[0];
+    let mut lines = file.lines.clone();
+    for u in program
+        .units
+        .iter()
+        .filter(|u| u.kind == analyzer::symbols::UnitKind::Main && u.end > u.first)
+    {
+        let first = program.statement(u.first).first_line() as usize;
+        let last_stmt = program.statement(u.end - 1);
+        let last = *last_stmt.lines.last().unwrap_or(&last_stmt.lines[0]) as usize;
+        for l in lines.iter_mut().take(last + 1).skip(first) {
+            *l = "C".to_string();
+        }
+    }
+    Ok(lines.join("\n") + "\n")
+}
+
+/// Check the spec against the source, then compile the routine (once for all points).
+pub fn prepare(
+    spec: Spec,
+    compiler: harness::Compiler,
+    time_limit: Duration,
+) -> Result<Prepared, TimingError> {
+    let sig = check::check_routine(&spec)?;
+    for p in spec.points() {
+        check::shape(&spec, &p)?;
+    }
+    let dir = tempfile::tempdir().map_err(|e| TimingError::Io("temporary directory".into(), e))?;
+    let src = dir.path().join("routine.f");
+    std::fs::write(&src, routine_source(&spec)?)
+        .map_err(|e| TimingError::Io(src.display().to_string(), e))?;
+    let object = dir.path().join("routine.o");
+    compiler
+        .compile_object(&src, &object, &[])
+        .map_err(TimingError::Compile)?;
+    Ok(Prepared {
+        spec,
+        sig,
+        compiler,
+        dir,
+        object,
+        time_limit,
+    })
+}
+
+impl Prepared {
+    /// Generate, compile and run the driver for one point; reduce its samples.
+    pub fn time(
+        &self,
+        shape: &Shape,
+        cfg: &DriverConfig,
+        timer: Timer,
+    ) -> Result<Timing, TimingError> {
+        let text = driver::generate(&self.spec, &self.sig, shape, cfg);
+        let d = self.dir.path();
+        let src = d.join("driver.f");
+        std::fs::write(&src, &text).map_err(|e| TimingError::Io(src.display().to_string(), e))?;
+        let exe = d.join("driver");
+        self.compiler
+            .build(&[src.clone(), self.object.clone()], &exe, &[])
+            .map_err(|e| TimingError::DriverCompile(e, text.clone()))?;
+        let out = harness::run_limited(&mut Command::new(&exe), self.time_limit, None)?;
+        if !out.success() {
+            return Err(TimingError::Other(format!(
+                "the driver ended with {}:\n{}",
+                out.status, out.stderr
+            )));
+        }
+        let (pools, _) = driver::layout(&self.spec, shape, cfg);
+        parse_output(&out.stdout, shape, cfg, timer, &pools)
+    }
+}
+
+fn parse_output(
+    stdout: &str,
+    shape: &Shape,
+    cfg: &DriverConfig,
+    timer: Timer,
+    pools: &[driver::Pool],
+) -> Result<Timing, TimingError> {
+    let mut reps = 0u64;
+    let mut sets = 0u64;
+    let mut wall = vec![];
+    let mut cpu = vec![];
+    for line in stdout.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let num = |i: usize| -> Option<f64> { w.get(i).and_then(|t| t.parse().ok()) };
+        match (w.first(), w.get(1)) {
+            (Some(&"OPCOST"), Some(&"REPS")) => {
+                reps = num(2).unwrap_or(0.0) as u64;
+                sets = num(3).unwrap_or(0.0) as u64;
+            }
+            (Some(&"OPCOST"), Some(&"SAMPLE")) => {
+                if let (Some(a), Some(b)) = (num(2), num(3)) {
+                    wall.push(a);
+                    cpu.push(b);
+                }
+            }
+            _ => {}
+        }
+    }
+    if reps == 0 || wall.len() != cfg.samples as usize {
+        return Err(TimingError::Other(format!(
+            "the driver's output is incomplete ({} of {} samples):\n{stdout}",
+            wall.len(),
+            cfg.samples
+        )));
+    }
+    let per = |v: Vec<f64>| v.into_iter().map(|x| x / reps as f64).collect::<Vec<_>>();
+    let (wall, cpu) = (per(wall), per(cpu));
+    let wmin = wall.iter().cloned().fold(f64::INFINITY, f64::min);
+    let wmax = wall.iter().cloned().fold(0.0, f64::max);
+    let cmin = cpu.iter().cloned().fold(f64::INFINITY, f64::min);
+    let cmax = cpu.iter().cloned().fold(0.0, f64::max);
+    let cmed = median(&cpu);
+    let seconds = match timer {
+        Timer::Wall => wmin,
+        Timer::Cpu => cmed,
+    };
+    Ok(Timing {
+        sizes: shape.sizes.clone(),
+        method: cfg.method,
+        flushed: pools
+            .iter()
+            .filter(|p| p.flushed)
+            .map(|p| p.name.clone())
+            .collect(),
+        flush_kb: if pools.iter().any(|p| p.flushed) {
+            cfg.flush_kb
+        } else {
+            0
+        },
+        calls_per_sample: reps,
+        working_sets: sets,
+        working_set_bytes: shape.working_set,
+        wall_median_s: median(&wall),
+        wall_min_s: wmin,
+        cpu_median_s: cmed,
+        wall_spread: if wmin > 0.0 {
+            (wmax - wmin) / wmin
+        } else {
+            f64::NAN
+        },
+        cpu_spread: if cmed > 0.0 {
+            (cmax - cmin) / cmed
+        } else {
+            f64::NAN
+        },
+        wall_s: wall,
+        cpu_s: cpu,
+        flop: shape.flop,
+        mflops: shape
+            .flop
+            .filter(|_| seconds > 0.0)
+            .map(|f| f / seconds / 1e6),
+        timer,
+        seconds,
+    })
+}
+
+/// Flushed and unflushed timings of one point (a row of the sweep, seed 003 fig. 1).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SweepPoint {
+    pub hot: Timing,
+    pub cold: Timing,
+    /// cold seconds / hot seconds.
+    pub ratio: f64,
+}
+
+/// Time every point of the spec with no flush and with `cold`'s flush.
+pub fn sweep(
+    prep: &Prepared,
+    cold: &DriverConfig,
+    timer: Timer,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<SweepPoint>, TimingError> {
+    let hot = DriverConfig {
+        flush: FlushSet::None,
+        ..cold.clone()
+    };
+    let mut out = vec![];
+    for p in prep.spec.points() {
+        let shape = check::shape(&prep.spec, &p)?;
+        progress(&format!("{:?}", p));
+        let h = prep.time(&shape, &hot, timer)?;
+        let c = prep.time(&shape, cold, timer)?;
+        let ratio = c.seconds / h.seconds;
+        out.push(SweepPoint {
+            hot: h,
+            cold: c,
+            ratio,
+        });
+    }
+    Ok(out)
+}
+
+/// Shapes of all points.
+pub fn shapes(spec: &Spec) -> Result<Vec<Shape>, TimingError> {
+    spec.points()
+        .iter()
+        .map(|p| check::shape(spec, p).map_err(TimingError::from))
+        .collect()
+}
+
+/// The directory holding a spec's relative paths.
+pub fn spec_dir(spec: &Spec) -> &Path {
+    spec.path.parent().unwrap_or(Path::new("."))
+}
