@@ -66,20 +66,47 @@ fn declarations(w: &mut FixedForm) {
         v.extend(extra.iter().map(|s| s.to_string()));
         v.join(", ")
     };
-    w.s(&format!("REAL {}", list(&["X", "A", "B"], &["Z", "RA1(64)", "RA2(8,8)", "RA3(4,4,4)"])));
-    w.s(&format!("DOUBLE PRECISION {}", list(&["DX", "DA", "DB"], &["DZ"])));
+    w.s(&format!(
+        "REAL {}",
+        list(
+            &["X", "A", "B"],
+            &["Z", "RA1(64)", "RA2(8,8)", "RA3(4,4,4)"]
+        )
+    ));
+    w.s(&format!(
+        "DOUBLE PRECISION {}",
+        list(&["DX", "DA", "DB"], &["DZ"])
+    ));
     w.s(&format!(
         "INTEGER {}",
-        list(&["IX", "IA", "IB", "K"], &["IZ", "J", "MT", "IONE", "NA1(64)"])
+        list(
+            &["IX", "IA", "IB", "K"],
+            &["IZ", "J", "MT", "IONE", "NA1(64)"]
+        )
     ));
     w.s(&format!("LOGICAL {}", list(&["L"], &["LF"])));
     w.s(&format!("REAL {}", list(&["GX", "GA", "GB"], &["GZ"])));
-    w.s(&format!("DOUBLE PRECISION {}", list(&["GDX", "GDA", "GDB"], &["GDZ"])));
-    w.s(&format!("INTEGER {}", list(&["GIX", "GIA", "GIB"], &["GIZ"])));
+    w.s(&format!(
+        "DOUBLE PRECISION {}",
+        list(&["GDX", "GDA", "GDB"], &["GDZ"])
+    ));
+    w.s(&format!(
+        "INTEGER {}",
+        list(&["GIX", "GIA", "GIB"], &["GIZ"])
+    ));
     w.s(&format!("LOGICAL {}", list(&["GL"], &["GLF"])));
-    w.s(&format!("COMMON /OPCR/ {}", list(&["GX", "GA", "GB"], &["GZ"])));
-    w.s(&format!("COMMON /OPCD/ {}", list(&["GDX", "GDA", "GDB"], &["GDZ"])));
-    w.s(&format!("COMMON /OPCI/ {}", list(&["GIX", "GIA", "GIB"], &["GIZ"])));
+    w.s(&format!(
+        "COMMON /OPCR/ {}",
+        list(&["GX", "GA", "GB"], &["GZ"])
+    ));
+    w.s(&format!(
+        "COMMON /OPCD/ {}",
+        list(&["GDX", "GDA", "GDB"], &["GDZ"])
+    ));
+    w.s(&format!(
+        "COMMON /OPCI/ {}",
+        list(&["GIX", "GIA", "GIB"], &["GIZ"])
+    ));
     w.s(&format!("COMMON /OPCL/ {}", list(&["GL"], &["GLF"])));
     w.s("REAL RVAL");
     w.s("DOUBLE PRECISION DVAL");
@@ -94,7 +121,8 @@ fn guard_for(name: &str) -> Option<&'static str> {
     let base = name.trim_start_matches('G');
     if base.starts_with("DX") || base.starts_with("DA") || base.starts_with("DB") || base == "DZ" {
         Some("CHKD")
-    } else if base.starts_with('X') || base.starts_with('A') || base.starts_with('B') || base == "Z" {
+    } else if base.starts_with('X') || base.starts_with('A') || base.starts_with('B') || base == "Z"
+    {
         Some("CHKR")
     } else {
         None
@@ -276,7 +304,9 @@ fn support() -> String {
         w.s("CHARACTER*(*) NAME");
         w.s("DOUBLE PRECISION S");
         w.s("COMMON /OPSNK/ S");
-        w.s("IF (X .NE. X .OR. ABS(X) .GT. HUGE(X) .OR. (X .NE. 0 .AND. ABS(X) .LT. TINY(X))) THEN");
+        w.s(
+            "IF (X .NE. X .OR. ABS(X) .GT. HUGE(X) .OR. (X .NE. 0 .AND. ABS(X) .LT. TINY(X))) THEN",
+        );
         w.s("WRITE (*,*) 'GUARD ', NAME, X");
         w.s("END IF");
         w.s("S = S + X");
@@ -297,7 +327,11 @@ fn support() -> String {
     w.comment("Empty callees for the procedure-call tests (seed 004 sec. 4.2.3).");
     w.s("SUBROUTINE P0");
     w.s("END");
-    for (name, ty) in [("P4R", "REAL"), ("P4D", "DOUBLE PRECISION"), ("P4I", "INTEGER")] {
+    for (name, ty) in [
+        ("P4R", "REAL"),
+        ("P4D", "DOUBLE PRECISION"),
+        ("P4I", "INTEGER"),
+    ] {
         w.s(&format!("SUBROUTINE {name}(A, B, C, D)"));
         w.s(&format!("{ty} A, B, C, D"));
         w.s("END");
@@ -331,7 +365,13 @@ mod tests {
             .text
             .lines()
             .enumerate()
-            .map(|(i, l)| if i == 0 { l[6..].to_string() } else { l[6..].to_string() })
+            .map(|(i, l)| {
+                if i == 0 {
+                    l[6..].to_string()
+                } else {
+                    l[6..].to_string()
+                }
+            })
             .collect();
         assert_eq!(joined, long);
     }

@@ -114,12 +114,22 @@ impl Options {
 #[derive(Debug, Clone)]
 pub enum Event {
     /// The plan: this many experiments to run (excluding those a resumed file already has).
-    Planned { total: usize },
-    Compiled { seconds: f64 },
-    Started { experiment: String },
+    Planned {
+        total: usize,
+    },
+    Compiled {
+        seconds: f64,
+    },
+    Started {
+        experiment: String,
+    },
     /// An experiment finished; the characterization has been updated (save it now).
-    Finished { experiment: String },
-    SelfCheck { statement: String },
+    Finished {
+        experiment: String,
+    },
+    SelfCheck {
+        statement: String,
+    },
 }
 
 /// A fresh, incomplete characterization of this host and compiler.
@@ -165,10 +175,7 @@ pub fn plan(only: Option<&[Param]>) -> (Vec<Experiment>, Vec<Group>) {
         return (exps, groups);
     };
     // Close the wanted set over the parameters each solving group's experiments contain.
-    let mut wanted: BTreeSet<Param> = only
-        .iter()
-        .flat_map(|p| derived_sources(*p))
-        .collect();
+    let mut wanted: BTreeSet<Param> = only.iter().flat_map(|p| derived_sources(*p)).collect();
     loop {
         let before = wanted.len();
         for g in &groups {
@@ -206,7 +213,10 @@ fn derived_sources(p: Param) -> Vec<Param> {
 pub fn parse_only(list: &str) -> Result<Vec<Param>, CharacterizeError> {
     list.split(',')
         .filter(|s| !s.trim().is_empty())
-        .map(|s| Param::from_mnemonic(s).ok_or_else(|| CharacterizeError::UnknownParameter(s.trim().to_string())))
+        .map(|s| {
+            Param::from_mnemonic(s)
+                .ok_or_else(|| CharacterizeError::UnknownParameter(s.trim().to_string()))
+        })
         .collect()
 }
 
@@ -233,7 +243,12 @@ struct Built {
     experiments: Vec<Experiment>,
 }
 
-fn build(compiler: &Compiler, opts: &Options, experiments: Vec<Experiment>, groups: &[Group]) -> Result<Built, CharacterizeError> {
+fn build(
+    compiler: &Compiler,
+    opts: &Options,
+    experiments: Vec<Experiment>,
+    groups: &[Group],
+) -> Result<Built, CharacterizeError> {
     let program = fortran::generate(&experiments);
     let machine = harness::machine_slug(&harness::machine_info());
     let root = std::env::current_dir()
@@ -253,7 +268,10 @@ fn build(compiler: &Compiler, opts: &Options, experiments: Vec<Experiment>, grou
         "{}\n{:?}\n{}\n{}",
         compiler.version, compiler.flags, program.tests_source, program.support_source
     );
-    let fresh = std::fs::read_to_string(&stamp).map(|s| s == key).unwrap_or(false) && exe.exists();
+    let fresh = std::fs::read_to_string(&stamp)
+        .map(|s| s == key)
+        .unwrap_or(false)
+        && exe.exists();
     if !fresh {
         std::fs::write(&tests, &program.tests_source).map_err(io(&tests))?;
         std::fs::write(&support, &program.support_source).map_err(io(&support))?;
@@ -282,7 +300,10 @@ fn build(compiler: &Compiler, opts: &Options, experiments: Vec<Experiment>, grou
                         format!("{} (experiment {})", params_of(e, groups), e.name)
                     })
                     .unwrap_or_else(|| "the test driver".into());
-                CharacterizeError::Compile { what, error: source }
+                CharacterizeError::Compile {
+                    what,
+                    error: source,
+                }
             })?;
         compiler
             .build(&[tests_obj, support_obj], &exe, &[])
@@ -312,7 +333,10 @@ fn run_one(
         |_| {},
     )?;
     if !out.success() {
-        return Ok(format!("FAILED {}\n{}\n{}", out.status, out.stdout, out.stderr));
+        return Ok(format!(
+            "FAILED {}\n{}\n{}",
+            out.status, out.stdout, out.stderr
+        ));
     }
     Ok(out.stdout)
 }
@@ -320,7 +344,11 @@ fn run_one(
 /// Per-pass body times of the experiments recorded so far (loop overhead subtracted).
 fn body_times(result: &Characterization, built: &[Experiment]) -> BTreeMap<String, Measured> {
     let stat = result.settings.statistic;
-    let clock_overhead = result.timer.as_ref().map(|t| t.call_overhead_ns).unwrap_or(0.0);
+    let clock_overhead = result
+        .timer
+        .as_ref()
+        .map(|t| t.call_overhead_ns)
+        .unwrap_or(0.0);
     let per_pass = |r: &ExperimentRecord| -> Vec<f64> {
         r.observations_s
             .iter()
@@ -364,7 +392,11 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
         if !g.all_experiments().iter().all(|n| bodies.contains_key(n)) {
             continue;
         }
-        let counts: Vec<_> = g.experiments.iter().map(|n| g.counts_of(&exps, n)).collect();
+        let counts: Vec<_> = g
+            .experiments
+            .iter()
+            .map(|n| g.counts_of(&exps, n))
+            .collect();
         let needed_known = counts.iter().all(|c| {
             c.params
                 .keys()
@@ -402,7 +434,11 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
                 mnemonic: *p,
                 number: p.def().number,
                 estimate: stats::to_estimate(m),
-                test_kind: if g.baseline.is_some() { TestKind::Indirect } else { kind },
+                test_kind: if g.baseline.is_some() {
+                    TestKind::Indirect
+                } else {
+                    kind
+                },
                 experiments: g.all_experiments(),
             });
         }
@@ -518,11 +554,12 @@ pub fn run(
     on_event(Event::Planned { total }, result);
 
     if result.timer.is_none() {
-        let out = run_one(&built, 0, opts, cancel, limit).map_err(|source| CharacterizeError::Run {
-            experiment: "CLOCK".into(),
-            params: "clock resolution".into(),
-            error: source,
-        })?;
+        let out =
+            run_one(&built, 0, opts, cancel, limit).map_err(|source| CharacterizeError::Run {
+                experiment: "CLOCK".into(),
+                params: "clock resolution".into(),
+                error: source,
+            })?;
         let clock = out
             .lines()
             .find_map(|l| {
@@ -615,14 +652,24 @@ pub fn run(
             result,
         );
         let index = n_tests + j;
-        let out = run_one(&built, index + 1, opts, cancel, limit).map_err(|source| CharacterizeError::Run {
-            experiment: e.name.clone(),
-            params: "self-check".into(),
-            error: source,
+        let out = run_one(&built, index + 1, opts, cancel, limit).map_err(|source| {
+            CharacterizeError::Run {
+                experiment: e.name.clone(),
+                params: "self-check".into(),
+                error: source,
+            }
         })?;
         let record = parse_observations(e, "self-check", &out)?;
-        let overhead = result.timer.as_ref().map(|t| t.call_overhead_ns).unwrap_or(0.0);
-        let lp = result.timer.as_ref().map(|t| t.loop_overhead).expect("timer measured");
+        let overhead = result
+            .timer
+            .as_ref()
+            .map(|t| t.call_overhead_ns)
+            .unwrap_or(0.0);
+        let lp = result
+            .timer
+            .as_ref()
+            .map(|t| t.loop_overhead)
+            .expect("timer measured");
         let per_pass: Vec<f64> = record
             .observations_s
             .iter()
@@ -634,7 +681,11 @@ pub fn run(
             std_error: (m.std_error.powi(2) + lp.std_dev_ns.powi(2)).sqrt(),
             n: m.n,
         });
-        let predicted: f64 = counts.params.iter().map(|(p, &n)| n as f64 * known[p]).sum();
+        let predicted: f64 = counts
+            .params
+            .iter()
+            .map(|(p, &n)| n as f64 * known[p])
+            .sum();
         let statements = e.body.len() as f64;
         result.self_check.push(SelfCheck {
             statement: e.purpose.clone(),
@@ -702,7 +753,9 @@ mod tests {
             cache_dir: dir.path().to_path_buf(),
             ..Options::quick()
         };
-        let err = build(&compiler, &opts, exps, &groups).err().expect("must fail");
+        let err = build(&compiler, &opts, exps, &groups)
+            .err()
+            .expect("must fail");
         let msg = err.to_string();
         assert!(msg.contains("DRSL (experiment DRSL)"), "{msg}");
         assert!(msg.contains("Error"), "compiler message shown: {msg}");

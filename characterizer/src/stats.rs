@@ -134,7 +134,12 @@ pub fn solve(
             yk -= n as f64 * k.value;
             vk += (n as f64 * k.std_error).powi(2);
         }
-        c.push(unknowns.iter().map(|&p| b.counts.get(p) as f64).collect::<Vec<_>>());
+        c.push(
+            unknowns
+                .iter()
+                .map(|&p| b.counts.get(p) as f64)
+                .collect::<Vec<_>>(),
+        );
         y.push(yk);
         var.push(vk);
     }
@@ -382,8 +387,14 @@ mod tests {
         let trials = 2000;
         let mut covered = [0usize; 2];
         for _ in 0..trials {
-            let b1 = summarize(&noise.sample(10, 16.0 * (s_true + a_true), 0.3), Statistic::Mean);
-            let b2 = summarize(&noise.sample(10, 16.0 * s_true + 32.0 * a_true, 0.3), Statistic::Mean);
+            let b1 = summarize(
+                &noise.sample(10, 16.0 * (s_true + a_true), 0.3),
+                Statistic::Mean,
+            );
+            let b2 = summarize(
+                &noise.sample(10, 16.0 * s_true + 32.0 * a_true, 0.3),
+                Statistic::Mean,
+            );
             let (p, _) = solve(
                 &[Param::SRSL, Param::ARSL],
                 &[

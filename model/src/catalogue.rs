@@ -356,7 +356,10 @@ impl Param {
 
     /// The 74 parameters of seed 004 table 4.11.
     pub fn seed() -> impl Iterator<Item = Param> {
-        Param::ALL.iter().copied().filter(|p| p.def().number as usize <= SEED_COUNT)
+        Param::ALL
+            .iter()
+            .copied()
+            .filter(|p| p.def().number as usize <= SEED_COUNT)
     }
 
     /// Every parameter the characterizer measures: the seed's 74 and the latencies.
@@ -460,7 +463,12 @@ mod tests {
             Some(Param::QARD)
         );
         assert_eq!(
-            Param::lookup(Operation::Add, DataType::Real, Precision::Double, StorageClass::Local),
+            Param::lookup(
+                Operation::Add,
+                DataType::Real,
+                Precision::Double,
+                StorageClass::Local
+            ),
             Some(Param::ARDL)
         );
         assert_eq!(Param::QSNS.cost_kind(), CostKind::Latency);

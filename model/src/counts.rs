@@ -97,7 +97,6 @@ impl AddAssign<&OpCounts> for OpCounts {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

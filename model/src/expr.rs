@@ -109,7 +109,10 @@ pub enum UnaryOp {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Expr {
     /// A literal or a PARAMETER constant: known at compile time.
-    Constant { text: String, ty: Type },
+    Constant {
+        text: String,
+        ty: Type,
+    },
     /// A scalar variable, or a whole array passed as an argument.
     Variable(Operand),
     /// An array element; `array.ty` is the element type.
@@ -144,7 +147,10 @@ pub enum Expr {
         rhs: Box<Expr>,
     },
     /// A reference to an intrinsic function, by its Fortran name (generic or specific).
-    Intrinsic { name: String, args: Vec<Expr> },
+    Intrinsic {
+        name: String,
+        args: Vec<Expr>,
+    },
     /// A reference to a user function (external or statement function lowered by the caller).
     Call {
         name: String,

@@ -53,13 +53,14 @@ pub fn parse_versioned<T: Versioned>(text: &str) -> Result<T, FormatError> {
             found: format.to_string(),
         });
     }
-    let version = value
-        .get("format_version")
-        .and_then(|v| v.as_u64())
-        .ok_or(FormatError::Damaged {
-            expected: T::FORMAT,
-            detail: "missing format_version".into(),
-        })?;
+    let version =
+        value
+            .get("format_version")
+            .and_then(|v| v.as_u64())
+            .ok_or(FormatError::Damaged {
+                expected: T::FORMAT,
+                detail: "missing format_version".into(),
+            })?;
     if version != T::VERSION as u64 {
         let hint = if version < T::VERSION as u64 {
             "it was written by an older opcost: produce it again with this one"

@@ -12,12 +12,6 @@ pub enum CacheMethod {
     /// associativity and block size are exact when the hardware is a set-associative cache
     /// indexed by the addresses X-Ray controls.
     CompactSequences,
-    /// The super pages were not physically contiguous (a virtual machine whose host maps guest
-    /// memory in small pages), so pages were sorted by the cache sets they fall in ("page
-    /// colours") with the same compact / non-compact test: a minimal non-compact set of pages
-    /// gives the associativity, the share of pages of its colour the cache stride, a shift of
-    /// half the set the block size.
-    PageColours,
     /// The physical addresses behind the super pages were not contiguous (typically a virtual
     /// machine whose host maps guest memory in small pages), so sets could not be targeted:
     /// only the effective capacity (the largest contiguous interval that stays at this level's

@@ -20,10 +20,7 @@ pub enum IntrinsicRule {
     Library(Operation),
     /// Counts as `n` arithmetic operations of the given kind, `n = per_arg * (args - 1)` when
     /// `per_extra_arg`, else one.
-    Arithmetic {
-        op: Operation,
-        per_extra_arg: bool,
-    },
+    Arithmetic { op: Operation, per_extra_arg: bool },
     /// No parameter: counted as uncharacterized, by name.
     Uncharacterized,
 }

@@ -183,7 +183,12 @@ fn expr_into(e: &Expr, in_subscript: bool, c: &mut OpCounts) {
             expr_into(lhs, in_subscript, c);
             expr_into(rhs, in_subscript, c);
             let global = is_global_leaf(lhs) || is_global_leaf(rhs);
-            add_op(c, Operation::Compare, Type::promote(lhs.ty(), rhs.ty()), global);
+            add_op(
+                c,
+                Operation::Compare,
+                Type::promote(lhs.ty(), rhs.ty()),
+                global,
+            );
         }
         Expr::Logic { lhs, rhs, .. } => {
             expr_into(lhs, in_subscript, c);
@@ -225,21 +230,37 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
     match intrinsics::lookup(name).map(|d| d.rule) {
         Some(IntrinsicRule::Library(op)) => {
             let p = match arg_type {
-                Type::Real => Param::lookup(op, DataType::Real, Precision::Single, StorageClass::Local),
-                Type::Double => Param::lookup(op, DataType::Real, Precision::Double, StorageClass::Local),
+                Type::Real => {
+                    Param::lookup(op, DataType::Real, Precision::Single, StorageClass::Local)
+                }
+                Type::Double => {
+                    Param::lookup(op, DataType::Real, Precision::Double, StorageClass::Local)
+                }
                 _ => None,
             };
             match p {
                 Some(p) => c.add(p, 1),
                 None => c.add_uncharacterized(
-                    &format!("intrinsic {} ({})", name.to_ascii_uppercase(), type_word(arg_type)),
+                    &format!(
+                        "intrinsic {} ({})",
+                        name.to_ascii_uppercase(),
+                        type_word(arg_type)
+                    ),
                     1,
                 ),
             }
         }
         Some(IntrinsicRule::Arithmetic { op, per_extra_arg }) => {
-            let n = if per_extra_arg { args.len().saturating_sub(1).max(1) } else { 1 };
-            let t = args.iter().map(Expr::ty).reduce(Type::promote).unwrap_or(result);
+            let n = if per_extra_arg {
+                args.len().saturating_sub(1).max(1)
+            } else {
+                1
+            };
+            let t = args
+                .iter()
+                .map(Expr::ty)
+                .reduce(Type::promote)
+                .unwrap_or(result);
             for _ in 0..n {
                 add_op(c, op, t, global);
             }
@@ -328,7 +349,10 @@ pub fn count_assign_label(var: &Operand) -> OpCounts {
 pub fn is_unit_step(step: Option<&Expr>) -> bool {
     match step.map(Expr::unparen) {
         None => true,
-        Some(Expr::Constant { text, ty: Type::Integer }) => text.trim() == "1",
+        Some(Expr::Constant {
+            text,
+            ty: Type::Integer,
+        }) => text.trim() == "1",
         _ => false,
     }
 }
@@ -356,7 +380,10 @@ pub fn count_do_while_iteration() -> OpCounts {
 /// Rule 13: an I/O statement (READ, WRITE, PRINT, OPEN, CLOSE, REWIND, INQUIRE, ...).
 pub fn count_io(keyword: &str) -> OpCounts {
     let mut c = OpCounts::new();
-    c.add_uncharacterized(&format!("I/O statement {}", keyword.to_ascii_uppercase()), 1);
+    c.add_uncharacterized(
+        &format!("I/O statement {}", keyword.to_ascii_uppercase()),
+        1,
+    );
     c
 }
 
@@ -511,8 +538,14 @@ mod tests {
     fn subscripts_count_iadd_and_array_rank() {
         let a = Operand::local("A", Type::Real);
         let sub = Expr::arith(ArithOp::Add, Expr::var(&i()), Expr::int(1));
-        let c = count_assignment(&Expr::var(&x()), &Expr::elem(&a, vec![sub, Expr::var(&i())]));
-        assert_eq!(c, counts(&[(Param::TRSL, 1), (Param::ARR2, 1), (Param::IADD, 1)]));
+        let c = count_assignment(
+            &Expr::var(&x()),
+            &Expr::elem(&a, vec![sub, Expr::var(&i())]),
+        );
+        assert_eq!(
+            c,
+            counts(&[(Param::TRSL, 1), (Param::ARR2, 1), (Param::IADD, 1)])
+        );
         // Constant subscripts: no address arithmetic at run time.
         let c = count_assignment(&Expr::var(&x()), &Expr::elem(&a, vec![Expr::int(3)]));
         assert_eq!(c, counts(&[(Param::TRSL, 1)]));
@@ -544,11 +577,19 @@ mod tests {
         let c = count_call(&[Expr::var(&x()), Expr::var(&d()), Expr::var(&i())]);
         assert_eq!(
             c,
-            counts(&[(Param::PROC, 1), (Param::AGRS, 1), (Param::AGRD, 1), (Param::AGIS, 1)])
+            counts(&[
+                (Param::PROC, 1),
+                (Param::AGRS, 1),
+                (Param::AGRD, 1),
+                (Param::AGIS, 1)
+            ])
         );
         let s = Expr::intrinsic("DSQRT", vec![Expr::var(&d())]);
         assert_eq!(count_expr(&s), counts(&[(Param::SQRD, 1)]));
-        let m = Expr::intrinsic("MAX", vec![Expr::var(&x()), Expr::var(&y()), Expr::var(&g())]);
+        let m = Expr::intrinsic(
+            "MAX",
+            vec![Expr::var(&x()), Expr::var(&y()), Expr::var(&g())],
+        );
         assert_eq!(count_expr(&m), counts(&[(Param::CRSG, 2)]));
         let conv = count_expr(&Expr::intrinsic("REAL", vec![Expr::var(&i())]));
         assert_eq!(conv.uncharacterized["intrinsic REAL"], 1);
@@ -579,11 +620,18 @@ mod tests {
         };
         let v = Expr::arith(
             ArithOp::Add,
-            Expr::arith(ArithOp::Mul, Expr::arith(ArithOp::Mul, two, Expr::var(&zr)), Expr::var(&zi)),
+            Expr::arith(
+                ArithOp::Mul,
+                Expr::arith(ArithOp::Mul, two, Expr::var(&zr)),
+                Expr::var(&zi),
+            ),
             Expr::var(&y()),
         );
         let c = chain_latency(&Expr::var(&zi), &v, "ZI").unwrap();
-        assert_eq!(c, counts(&[(Param::QTRS, 1), (Param::QMRS, 1), (Param::QARS, 1)]));
+        assert_eq!(
+            c,
+            counts(&[(Param::QTRS, 1), (Param::QMRS, 1), (Param::QARS, 1)])
+        );
         // From ZR the path is deeper: two multiplies.
         let c = chain_latency(&Expr::var(&zi), &v, "zr").unwrap();
         assert_eq!(c.get(Param::QMRS), 2);
@@ -598,12 +646,24 @@ mod tests {
         // Constant-subscript elements chain like scalars: E(1) = E(1) * T.
         let e = Operand::local("E", Type::Real);
         let e1 = Expr::elem(&e, vec![Expr::int(1)]);
-        let c = chain_latency(&e1, &Expr::arith(ArithOp::Mul, e1.clone(), Expr::var(&y())), "E(1)").unwrap();
+        let c = chain_latency(
+            &e1,
+            &Expr::arith(ArithOp::Mul, e1.clone(), Expr::var(&y())),
+            "E(1)",
+        )
+        .unwrap();
         assert_eq!(c, counts(&[(Param::QTRS, 1), (Param::QMRS, 1)]));
         // Intrinsics on the path add their latency.
-        let s = Expr::arith(ArithOp::Add, Expr::intrinsic("SIN", vec![Expr::var(&x())]), Expr::var(&y()));
+        let s = Expr::arith(
+            ArithOp::Add,
+            Expr::intrinsic("SIN", vec![Expr::var(&x())]),
+            Expr::var(&y()),
+        );
         let c = chain_latency(&Expr::var(&x()), &s, "X").unwrap();
-        assert_eq!(c, counts(&[(Param::QTRS, 1), (Param::QSNS, 1), (Param::QARS, 1)]));
+        assert_eq!(
+            c,
+            counts(&[(Param::QTRS, 1), (Param::QSNS, 1), (Param::QARS, 1)])
+        );
     }
 
     #[test]
@@ -611,7 +671,10 @@ mod tests {
         assert_eq!(count_branch_misses(100, 30).get(Param::BMIS), 30);
         assert_eq!(count_branch_misses(100, 90).get(Param::BMIS), 10);
         assert!(count_branch_misses(100, 0).is_empty());
-        assert!(count_branch_misses(5, 9).is_empty(), "inconsistent counts give no misses");
+        assert!(
+            count_branch_misses(5, 9).is_empty(),
+            "inconsistent counts give no misses"
+        );
     }
 
     #[test]

@@ -53,6 +53,9 @@ pub struct Args {
     /// Skip the self-check of statements no test used
     #[arg(long)]
     no_self_check: bool,
+    /// Skip X-Ray (caches, TLB, registers, CPU parameters; up to a minute)
+    #[arg(long)]
+    no_xray: bool,
     /// Directory for generated sources and binaries
     #[arg(long, value_name = "DIR", default_value = "target/opcost")]
     cache_dir: PathBuf,
@@ -215,7 +218,14 @@ pub fn run(a: Args) -> Result<()> {
         }
     }
     save(&out, &result)?;
+    if !a.no_xray && result.xray.is_none() {
+        measure_hardware(&compiler, opts.quick, &mut result, &cancel);
+        save(&out, &result)?;
+    }
     print_report(&result);
+    if let Some(x) = &result.xray {
+        print!("\n{}", crate::commands::xray::render(x));
+    }
     if let Some(csv) = &a.export_csv {
         crate::commands::write_output(csv, result.parameters_csv()?.as_bytes())?;
     }
@@ -225,6 +235,27 @@ pub fn run(a: Args) -> Result<()> {
         result.wall_time_s
     );
     Ok(())
+}
+
+/// X-Ray's section of the characterization (seeds 002, 000). A failure is reported but does not
+/// cost the parameters already measured.
+fn measure_hardware(compiler: &Compiler, quick: bool, result: &mut Characterization, cancel: &AtomicBool) {
+    if cancel.load(Ordering::SeqCst) {
+        return;
+    }
+    let bar = crate::commands::progress_bar();
+    bar.set_length(16);
+    let report = xray::measure(compiler, &xray::XrayOptions { quick }, &mut |m| {
+        bar.inc(1);
+        bar.set_message(format!("X-Ray: {m}"));
+    });
+    bar.finish_and_clear();
+    match report {
+        Ok(r) => result.xray = Some(r),
+        Err(e) => eprintln!(
+            "warning: X-Ray could not finish ({e}); the parameters are kept; run `opcost xray` to see why"
+        ),
+    }
 }
 
 fn fmt_ns(v: f64) -> String {
