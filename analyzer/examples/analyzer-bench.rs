@@ -180,9 +180,23 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("corpus") if args.len() == 2 => corpus(Path::new(&args[1])),
+        Some("instrument") if args.len() == 2 => {
+            // Print the counted copy (for inspection).
+            let prog = analyzer::load(&[PathBuf::from(&args[1])], &AnalyzeOptions::default())
+                .expect("parses");
+            let inst = instrument::instrument_counters(&prog, 72);
+            for (_, text) in inst.files {
+                print!("{text}");
+            }
+            eprintln!(
+                "{} counters, {} counted by trip count",
+                inst.counters,
+                prog.trip_counts.len()
+            );
+        }
         Some("overhead") => overhead(&args[1..].iter().map(PathBuf::from).collect::<Vec<_>>()),
         _ => {
-            eprintln!("usage: analyzer-bench corpus FILELIST | overhead FILE...");
+            eprintln!("usage: analyzer-bench corpus FILELIST | overhead FILE... | instrument FILE");
             std::process::exit(2);
         }
     }

@@ -87,6 +87,11 @@ pub struct Program {
     pub probes: Vec<Probe>,
     pub diagnostics: Vec<Diagnostic>,
     pub skipped: usize,
+    /// DO iteration probes that the counted copy increments once per entry by the loop's
+    /// trip count (Fortran 77 section 11.10.3: MAX0((m2 - m1 + m3) / m3, 0)) instead of
+    /// once per iteration: loops whose body cannot leave the loop early and whose bounds are
+    /// integer expressions without function references. Probe index -> increment text.
+    pub trip_counts: HashMap<usize, String>,
 }
 
 impl Program {
@@ -427,6 +432,7 @@ pub fn analyze(files: Vec<SourceFile>) -> Program {
         probes: Vec::new(),
         diagnostics: Vec::new(),
         skipped: 0,
+        trip_counts: HashMap::new(),
     };
     for fi in 0..prog.files.len() {
         for (line, msg) in prog.files[fi].directive_problems.clone() {
@@ -688,6 +694,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             if placeable && (need_new || label.is_some_and(is_target) || cur.is_none()) {
                 prog.probes.push(Probe::Before(sidx));
                 cur = Some(prog.probes.len() - 1);
+                need_new = false;
             }
             if placeable {
                 info.block = cur;
@@ -831,6 +838,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         ));
     }
     let end = prog.stmts.len();
+    find_trip_counts(prog, &mut lw, first_stmt, end);
     prog.units.push(UnitInfo {
         name: uname,
         kind,
@@ -889,5 +897,160 @@ mod tests {
         // DO block, DO iteration, logical IF consequent; the terminal CONTINUE needs none.
         assert_eq!(p.probes.len(), 3);
         assert!(p.stmts[3].do_terminal);
+    }
+}
+
+/// Fortran text of an expression, fully parenthesized (for generated statements).
+pub fn sexpr_text(e: &SExpr) -> String {
+    fn args_text(args: &[Arg]) -> String {
+        args.iter()
+            .map(|a| match a {
+                Arg::Expr(e) => sexpr_text(e),
+                Arg::Keyword(k, e) => format!("{k}={}", sexpr_text(e)),
+                Arg::Range(lo, hi) => format!(
+                    "{}:{}",
+                    lo.as_ref().map(sexpr_text).unwrap_or_default(),
+                    hi.as_ref().map(sexpr_text).unwrap_or_default()
+                ),
+                Arg::AltReturn(l) => format!("*{l}"),
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+    match e {
+        SExpr::Int(t) | SExpr::Real { text: t, .. } => t.clone(),
+        SExpr::Logical(b) => if *b { ".TRUE." } else { ".FALSE." }.to_string(),
+        SExpr::Str(s) => format!("'{}'", s.replace('\'', "''")),
+        SExpr::Complex(a, b) => format!("({},{})", sexpr_text(a), sexpr_text(b)),
+        SExpr::Name(n) => n.clone(),
+        SExpr::Apply(n, args) => format!("{n}({})", args_text(args)),
+        SExpr::Substring(b, lo, hi) => format!(
+            "{}({}:{})",
+            sexpr_text(b),
+            lo.as_deref().map(sexpr_text).unwrap_or_default(),
+            hi.as_deref().map(sexpr_text).unwrap_or_default()
+        ),
+        SExpr::Unary(op, x) => {
+            let o = match op {
+                UOp::Neg => "-",
+                UOp::Plus => "+",
+                UOp::Not => ".NOT.",
+            };
+            format!("({o}{})", sexpr_text(x))
+        }
+        SExpr::Binary(op, l, r) => {
+            let o = match op {
+                BOp::Add => "+",
+                BOp::Sub => "-",
+                BOp::Mul => "*",
+                BOp::Div => "/",
+                BOp::Pow => "**",
+                BOp::Concat => "//",
+                BOp::Eq => ".EQ.",
+                BOp::Ne => ".NE.",
+                BOp::Lt => ".LT.",
+                BOp::Le => ".LE.",
+                BOp::Gt => ".GT.",
+                BOp::Ge => ".GE.",
+                BOp::And => ".AND.",
+                BOp::Or => ".OR.",
+                BOp::Eqv => ".EQV.",
+                BOp::Neqv => ".NEQV.",
+            };
+            format!("({}{o}{})", sexpr_text(l), sexpr_text(r))
+        }
+        SExpr::Paren(x) => format!("({})", sexpr_text(x)),
+    }
+}
+
+/// An integer expression that can be evaluated again without side effects.
+fn pure_integer(e: &Expr) -> bool {
+    fn pure(e: &Expr) -> bool {
+        match e {
+            Expr::Constant { .. } | Expr::Variable(_) => true,
+            Expr::Element { subscripts, .. } => subscripts.iter().all(pure),
+            Expr::Paren(x) | Expr::Unary { operand: x, .. } => pure(x),
+            Expr::Arith { lhs, rhs, .. } => pure(lhs) && pure(rhs),
+            Expr::Intrinsic { args, .. } => args.iter().all(pure),
+            _ => false,
+        }
+    }
+    e.ty() == Type::Integer && pure(e)
+}
+
+/// Can control leave the statements `body` other than by falling off their end (a jump to a
+/// label outside, RETURN, STOP, alternate return, I/O with ERR=/END=, an unparsed statement)?
+fn may_exit(prog: &Program, body: std::ops::RangeInclusive<usize>) -> bool {
+    let inside: HashSet<u32> = body
+        .clone()
+        .filter_map(|k| prog.statement(k).label)
+        .collect();
+    body.into_iter().any(|k| {
+        let Some(s) = &prog.stmts[k].stmt else {
+            return true;
+        };
+        let s = match s {
+            Stmt::LogicalIf(_, inner, _) => inner.as_ref(),
+            other => other,
+        };
+        let mut t = HashSet::new();
+        jump_targets(s, &mut t);
+        matches!(
+            s,
+            Stmt::Return(_) | Stmt::Stop | Stmt::Entry(..) | Stmt::AssignedGoto(..)
+        ) || (matches!(s, Stmt::Io(..)) && io_may_jump(&prog.statement(k).text))
+            || t.iter().any(|l| !inside.contains(l))
+    })
+}
+
+/// Mark the DO loops of statements `first..end` whose iterations can be counted at entry.
+fn find_trip_counts(prog: &mut Program, lw: &mut Lower, first: usize, end: usize) {
+    for d in first..end {
+        let Some(Stmt::Do(label, ctl)) = prog.stmts[d].stmt.clone() else {
+            continue;
+        };
+        // The loop's last statement: the labeled terminal, or the matching END DO.
+        let last = match label {
+            Some(l) => (d + 1..end).find(|&k| prog.statement(k).label == Some(l)),
+            None => {
+                let mut depth = 0usize;
+                (d + 1..end).find(|&k| match &prog.stmts[k].stmt {
+                    Some(Stmt::Do(None, _) | Stmt::DoWhile(None, _)) => {
+                        depth += 1;
+                        false
+                    }
+                    Some(Stmt::EndDo) if depth == 0 => true,
+                    Some(Stmt::EndDo) => {
+                        depth -= 1;
+                        false
+                    }
+                    _ => false,
+                })
+            }
+        };
+        let Some(last) = last else { continue };
+        // MAX0 must be the intrinsic in this unit.
+        let var_int =
+            lw.sym.type_of(&ctl.var) == Some(Type::Integer) && lw.sym.get("MAX0").is_none();
+        let bounds: Vec<&SExpr> = [Some(&ctl.start), Some(&ctl.end), ctl.step.as_ref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        let pure = bounds.iter().all(|b| pure_integer(&lw.expr(b)));
+        if !var_int || !pure || may_exit(prog, d + 1..=last) {
+            continue;
+        }
+        let Some(iter_probe) = prog.probes.iter().position(|p| *p == Probe::After(d)) else {
+            continue;
+        };
+        let (m1, m2) = (sexpr_text(&ctl.start), sexpr_text(&ctl.end));
+        let text = match &ctl.step {
+            None => format!("MAX0(0,{m2}-{m1}+1)"),
+            Some(m3) => {
+                let m3 = sexpr_text(m3);
+                format!("MAX0(0,({m2}-{m1}+{m3})/{m3})")
+            }
+        };
+        prog.trip_counts.insert(iter_probe, text);
     }
 }

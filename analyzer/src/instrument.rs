@@ -334,6 +334,11 @@ pub fn increment(names: &Names, k: usize) -> String {
     format!("{c}({i})={c}({i})+1", c = names.counters, i = k + 1)
 }
 
+/// The statement adding `amount` to the counter of probe `k`.
+pub fn add_to_counter(names: &Names, k: usize, amount: &str) -> String {
+    format!("{c}({i})={c}({i})+{amount}", c = names.counters, i = k + 1)
+}
+
 /// The instrumented copy for dynamic counts and the dump routine's source.
 pub struct Instrumented {
     pub names: Names,
@@ -362,7 +367,11 @@ pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
     for (k, p) in prog.probes.iter().enumerate() {
         match *p {
             Probe::Before(s) => rw.insert_before(s, &[increment(&names, k)]),
-            Probe::After(s) => rw.insert_after(s, &[increment(&names, k)]),
+            Probe::After(s) => match prog.trip_counts.get(&k) {
+                // Counted once per entry by the trip count (see `Program::trip_counts`).
+                Some(trips) => rw.insert_before(s, &[add_to_counter(&names, k, trips)]),
+                None => rw.insert_after(s, &[increment(&names, k)]),
+            },
             Probe::Consequent(s) => rw.insert_in_consequent(s, &[increment(&names, k)]),
         }
     }
