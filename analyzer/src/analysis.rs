@@ -851,55 +851,6 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
     k
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::source;
-    use model::Param;
-
-    fn prog(src: &str) -> Program {
-        analyze(vec![source::split("t.f", 0, src, 72)])
-    }
-
-    fn total(p: &Program) -> OpCounts {
-        let mut c = OpCounts::new();
-        for s in &p.stmts {
-            c += &s.static_counts;
-        }
-        c
-    }
-
-    #[test]
-    fn statement_function_is_substituted_not_called() {
-        let p = prog("      REAL X, Y\n      F(A) = A * A + 1.0\n      Y = F(X)\n      END\n");
-        let c = total(&p);
-        assert_eq!(c.get(Param::MRSL), 1);
-        assert_eq!(c.get(Param::ARSL), 1);
-        assert_eq!(c.get(Param::SRSL), 1);
-        assert_eq!(c.get(Param::PROC), 0);
-    }
-
-    #[test]
-    fn common_members_are_global_and_implicit_double_applies() {
-        let p = prog(
-            "      IMPLICIT REAL*8 (A-H,O-Z)\n      COMMON /B/ G\n      X = G + Y\n      END\n",
-        );
-        let c = total(&p);
-        assert_eq!(c.get(Param::SRDL), 1);
-        assert_eq!(c.get(Param::ARDG), 1);
-    }
-
-    #[test]
-    fn blocks_and_probes() {
-        let p = prog(
-            "      DO 10 I = 1, N\n      X = X + 1\n      IF (X .GT. 2) Y = 1\n   10 CONTINUE\n      END\n",
-        );
-        // DO block, DO iteration, logical IF consequent; the terminal CONTINUE needs none.
-        assert_eq!(p.probes.len(), 3);
-        assert!(p.stmts[3].do_terminal);
-    }
-}
-
 /// Fortran text of an expression, fully parenthesized (for generated statements).
 pub fn sexpr_text(e: &SExpr) -> String {
     fn args_text(args: &[Arg]) -> String {
@@ -1052,5 +1003,54 @@ fn find_trip_counts(prog: &mut Program, lw: &mut Lower, first: usize, end: usize
             }
         };
         prog.trip_counts.insert(iter_probe, text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source;
+    use model::Param;
+
+    fn prog(src: &str) -> Program {
+        analyze(vec![source::split("t.f", 0, src, 72)])
+    }
+
+    fn total(p: &Program) -> OpCounts {
+        let mut c = OpCounts::new();
+        for s in &p.stmts {
+            c += &s.static_counts;
+        }
+        c
+    }
+
+    #[test]
+    fn statement_function_is_substituted_not_called() {
+        let p = prog("      REAL X, Y\n      F(A) = A * A + 1.0\n      Y = F(X)\n      END\n");
+        let c = total(&p);
+        assert_eq!(c.get(Param::MRSL), 1);
+        assert_eq!(c.get(Param::ARSL), 1);
+        assert_eq!(c.get(Param::SRSL), 1);
+        assert_eq!(c.get(Param::PROC), 0);
+    }
+
+    #[test]
+    fn common_members_are_global_and_implicit_double_applies() {
+        let p = prog(
+            "      IMPLICIT REAL*8 (A-H,O-Z)\n      COMMON /B/ G\n      X = G + Y\n      END\n",
+        );
+        let c = total(&p);
+        assert_eq!(c.get(Param::SRDL), 1);
+        assert_eq!(c.get(Param::ARDG), 1);
+    }
+
+    #[test]
+    fn blocks_and_probes() {
+        let p = prog(
+            "      DO 10 I = 1, N\n      X = X + 1\n      IF (X .GT. 2) Y = 1\n   10 CONTINUE\n      END\n",
+        );
+        // DO block, DO iteration, logical IF consequent; the terminal CONTINUE needs none.
+        assert_eq!(p.probes.len(), 3);
+        assert!(p.stmts[3].do_terminal);
     }
 }
