@@ -168,6 +168,8 @@ fn context(t: &Timing) -> String {
 
 pub fn run(a: Args) -> Result<()> {
     let spec = Spec::load(&a.spec)?;
+    // JSON on standard output replaces the tables.
+    let quiet = a.json.as_deref() == Some("-");
     let timer = match a.timer.as_str() {
         "wall" => Timer::Wall,
         "cpu" => Timer::Cpu,
@@ -253,7 +255,9 @@ pub fn run(a: Args) -> Result<()> {
             bar.set_message(m.to_string());
         })?;
         bar.finish_and_clear();
-        print_sweep(&s, &prep.spec, hw.as_ref());
+        if !quiet {
+            print_sweep(&s, &prep.spec, hw.as_ref());
+        }
         if let Some(p) = &a.plot {
             let caches: Vec<(String, u64)> = hw
                 .iter()
@@ -272,7 +276,7 @@ pub fn run(a: Args) -> Result<()> {
                 ),
                 p,
             )?;
-            println!("plot written to {}", p.display());
+            eprintln!("plot written to {}", p.display());
         }
         sweep = Some(s);
     } else {
@@ -293,7 +297,9 @@ pub fn run(a: Args) -> Result<()> {
             }
         }
         bar.finish_and_clear();
-        print_timings(&timings, a.memalign, flushes.len());
+        if !quiet {
+            print_timings(&timings, a.memalign, flushes.len());
+        }
     }
     let mut app = None;
     let mut matched = vec![];
@@ -302,7 +308,7 @@ pub fn run(a: Args) -> Result<()> {
         let t = timing::app::time_in_application(&prep.spec, &prep.sig, &compiler, limit)?;
         // The driver in the same sizes, one call per sample like the application.
         let mut groups = t.groups.clone();
-        groups.sort_by(|x, y| y.calls.cmp(&x.calls));
+        groups.sort_by_key(|g| std::cmp::Reverse(g.calls));
         for g in groups.into_iter().take(5) {
             let mut sizes: BTreeMap<String, i64> = prep
                 .spec
@@ -323,7 +329,9 @@ pub fn run(a: Args) -> Result<()> {
             };
             matched.push((g, hot, cold));
         }
-        print_app(&t, &matched, &prep.sig.name);
+        if !quiet {
+            print_app(&t, &matched, &prep.sig.name);
+        }
         app = Some(t);
     }
     if let Some(target) = &a.json {

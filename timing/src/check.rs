@@ -233,6 +233,15 @@ pub fn shape(spec: &Spec, sizes: &BTreeMap<String, i64>) -> Result<Shape, SpecEr
         .join(" ");
     let mut arrays = vec![];
     let mut scalars = BTreeMap::new();
+    // Dimensions and the flop formula see the sizes and the whole-valued scalars.
+    let mut env = sizes.clone();
+    for f in &spec.formals {
+        if let ArgSpec::Scalar(s) = &spec.args[f] {
+            if let Ok(v) = s.value.eval_int(sizes) {
+                env.insert(f.clone(), v);
+            }
+        }
+    }
     let mut working_set = 0u64;
     for f in &spec.formals {
         let ln = spec.lines.get(f).copied().unwrap_or(0);
@@ -252,7 +261,7 @@ pub fn shape(spec: &Spec, sizes: &BTreeMap<String, i64>) -> Result<Shape, SpecEr
                 let mut dims = vec![];
                 let mut n: u64 = 1;
                 for d in &a.dims {
-                    let v = d.eval_int(sizes).map_err(|m| at(format!("{f}: {m}")))?;
+                    let v = d.eval_int(&env).map_err(|m| at(format!("{f}: {m}")))?;
                     if v < 1 {
                         return Err(at(format!(
                             "impossible size: dimension {v} of {f} is not positive"
@@ -278,7 +287,7 @@ pub fn shape(spec: &Spec, sizes: &BTreeMap<String, i64>) -> Result<Shape, SpecEr
         });
     }
     let flop = match &spec.flop {
-        Some(e) => Some(e.eval(sizes).map_err(|m| SpecError::Invalid {
+        Some(e) => Some(e.eval(&env).map_err(|m| SpecError::Invalid {
             path: p.clone(),
             message: format!("flop at {point}: {m}"),
         })?),

@@ -315,7 +315,7 @@ pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig)
     match cfg.method {
         Method::OneCall => {
             e(&mut o, "NREP = 1");
-            e(&mut o, "WRITE (*, *) 'OPCOST REPS', NREP, NSETS");
+            e(&mut o, "WRITE (*, *) 'OPCOST REPS', NREP, NSETS, 0.0D0");
             e(&mut o, "DO 30 IS = 1, NSAMP");
             // Operands the call finds in cache are written after the flush (seed 003 sec. 3.1).
             for p in pools.iter().filter(|p| p.flushed) {
@@ -379,7 +379,7 @@ pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig)
             e(&mut o, "  NREP = NREP * 2");
             e(&mut o, "  GO TO 40");
             e(&mut o, "END IF");
-            e(&mut o, "WRITE (*, *) 'OPCOST REPS', NREP, NSETS");
+            e(&mut o, "WRITE (*, *) 'OPCOST REPS', NREP, NSETS, WALL");
             e(&mut o, "DO 50 IS = 1, NSAMP");
             e(&mut o, "CALL CPU_TIME(C0)");
             e(&mut o, "CALL SYSTEM_CLOCK(T0)");

@@ -32,6 +32,9 @@ pub struct Timing {
     /// Calls per timed interval and working sets (multi-call).
     pub calls_per_sample: u64,
     pub working_sets: u64,
+    /// Multi-call: the timed interval that ended the calibration (at least the minimum
+    /// interval unless the repetition cap was hit); 0 for one call.
+    pub calibration_interval_s: f64,
     pub working_set_bytes: u64,
     /// Seconds per call, one value per sample.
     pub wall_s: Vec<f64>,
@@ -165,6 +168,7 @@ fn parse_output(
 ) -> Result<Timing, TimingError> {
     let mut reps = 0u64;
     let mut sets = 0u64;
+    let mut calib = 0.0;
     let mut wall = vec![];
     let mut cpu = vec![];
     for line in stdout.lines() {
@@ -174,6 +178,7 @@ fn parse_output(
             (Some(&"OPCOST"), Some(&"REPS")) => {
                 reps = num(2).unwrap_or(0.0) as u64;
                 sets = num(3).unwrap_or(0.0) as u64;
+                calib = num(4).unwrap_or(0.0);
             }
             (Some(&"OPCOST"), Some(&"SAMPLE")) => {
                 if let (Some(a), Some(b)) = (num(2), num(3)) {
@@ -217,6 +222,7 @@ fn parse_output(
         },
         calls_per_sample: reps,
         working_sets: sets,
+        calibration_interval_s: calib,
         working_set_bytes: shape.working_set,
         wall_median_s: median(&wall),
         wall_min_s: wmin,

@@ -15,8 +15,9 @@
 //! ```
 //!
 //! Every formal argument must be described by a `size`, `scalar` or `array` line; a size is
-//! passed as an INTEGER. Integer expressions (`+ - * / **`, parentheses, sizes) give array
-//! dimensions and scalars, so `LDA = N + 1` works.
+//! passed as an INTEGER. Expressions (`+ - * / **`, parentheses) of the sizes give scalars;
+//! array dimensions and the flop formula may also use scalars (`scalar LDA = N + 1` then
+//! `array A real(LDA, N)`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -533,22 +534,30 @@ impl Spec {
             }
         }
         // Every expression may use only sizes.
-        let mut exprs: Vec<(&Expr, Option<usize>)> = vec![];
+        let mut exprs: Vec<(&Expr, Option<usize>, bool)> = vec![];
         for (name, a) in &args {
             let ln = lines.get(name).copied();
             match a {
-                ArgSpec::Array(a) => exprs.extend(a.dims.iter().map(|d| (d, ln))),
-                ArgSpec::Scalar(s) => exprs.push((&s.value, ln)),
+                ArgSpec::Array(a) => exprs.extend(a.dims.iter().map(|d| (d, ln, true))),
+                ArgSpec::Scalar(s) => exprs.push((&s.value, ln, false)),
                 ArgSpec::Size(_) => {}
             }
         }
         if let Some(f) = &flop {
-            exprs.push((f, lines.get("flop").copied()));
+            exprs.push((f, lines.get("flop").copied(), true));
         }
-        for (e, ln) in exprs {
+        let scalars: Vec<&String> = args
+            .iter()
+            .filter(|(_, a)| matches!(a, ArgSpec::Scalar(_)))
+            .map(|(n, _)| n)
+            .collect();
+        for (e, ln, scalars_ok) in exprs {
             let mut used = Vec::new();
             e.names(&mut used);
-            if let Some(bad) = used.iter().find(|n| !sizes.contains_key(*n)) {
+            if let Some(bad) = used
+                .iter()
+                .find(|n| !(sizes.contains_key(*n) || (scalars_ok && scalars.contains(n))))
+            {
                 let msg = format!("`{bad}` is used in an expression but is not a size (declare it with `size {bad} = ...`)");
                 return Err(match ln {
                     Some(l) => err(l, msg),
