@@ -160,6 +160,13 @@ fn l1_dot_product_flushed_is_not_faster_than_in_cache() {
         assert!((mf - 2048.0 / min / 1e6).abs() <= 1e-6 * mf);
         assert_eq!(x["calls_per_sample"], 1);
     }
+    // MemAlign: X 64-byte aligned, Y 8-byte aligned but deliberately not 32-byte aligned.
+    for x in t {
+        let x_mod = x["address_mod_4096"]["X"].as_u64().unwrap();
+        let y_mod = x["address_mod_4096"]["Y"].as_u64().unwrap();
+        assert_eq!(x_mod % 64, 0);
+        assert!(y_mod % 8 == 0 && y_mod % 32 != 0, "{y_mod}");
+    }
     assert!(t[0]["flushed"].as_array().unwrap().is_empty());
     assert_eq!(t[1]["flushed"].as_array().unwrap().len(), 2);
     let hot = t[0]["wall_min_s"].as_f64().unwrap();

@@ -257,6 +257,13 @@ pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig)
             ),
         );
         e(&mut o, &format!("{ix} = {off}"));
+        e(
+            &mut o,
+            &format!(
+                "WRITE (*, *) 'OPCOST ADDR {}', MOD(LOC({arr}({off})), 4096_8)",
+                p.name
+            ),
+        );
     }
     // Page0Guard: write every element of every pool and of the flush area, sets in reverse
     // order so that set NSETS is the least recently used (seed 003 section 4).

@@ -36,6 +36,8 @@ pub struct Timing {
     /// interval unless the repetition cap was hit); 0 for one call.
     pub calibration_interval_s: f64,
     pub working_set_bytes: u64,
+    /// Each array's first address modulo 4096 (MemAlign evidence).
+    pub address_mod_4096: BTreeMap<String, u64>,
     /// Seconds per call, one value per sample.
     pub wall_s: Vec<f64>,
     pub cpu_s: Vec<f64>,
@@ -169,6 +171,7 @@ fn parse_output(
     let mut reps = 0u64;
     let mut sets = 0u64;
     let mut calib = 0.0;
+    let mut addr = BTreeMap::new();
     let mut wall = vec![];
     let mut cpu = vec![];
     for line in stdout.lines() {
@@ -179,6 +182,11 @@ fn parse_output(
                 reps = num(2).unwrap_or(0.0) as u64;
                 sets = num(3).unwrap_or(0.0) as u64;
                 calib = num(4).unwrap_or(0.0);
+            }
+            (Some(&"OPCOST"), Some(&"ADDR")) => {
+                if let (Some(n), Some(v)) = (w.get(2), num(3)) {
+                    addr.insert(n.to_string(), v as u64);
+                }
             }
             (Some(&"OPCOST"), Some(&"SAMPLE")) => {
                 if let (Some(a), Some(b)) = (num(2), num(3)) {
@@ -224,6 +232,7 @@ fn parse_output(
         working_sets: sets,
         calibration_interval_s: calib,
         working_set_bytes: shape.working_set,
+        address_mod_4096: addr,
         wall_median_s: median(&wall),
         wall_min_s: wmin,
         cpu_median_s: cmed,
