@@ -14,8 +14,8 @@ pub enum CacheMethod {
     CompactSequences,
     /// The physical addresses behind the super pages were not contiguous (typically a virtual
     /// machine whose host maps guest memory in small pages), so sets could not be targeted:
-    /// only the effective capacity (the largest contiguous interval that stays at this level's
-    /// latency under pseudo-random chasing) and the latency were measured.
+    /// only the effective capacity (the largest contiguous interval whose pseudo-random chase
+    /// stays nearer this level's latency than the next level's) and the latency were measured.
     EffectiveCapacity,
 }
 

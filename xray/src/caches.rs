@@ -203,14 +203,40 @@ impl<'a> Level<'a> {
         Ok(None)
     }
 
-    /// The largest contiguous interval that stays compact, from `from` bytes on: doubling,
-    /// then bisection to 1/32 of the bracket (Calibrator-style; used only when sets cannot be
-    /// targeted).
+    /// The effective capacity: the largest contiguous interval (chased in pseudo-random order)
+    /// whose time per access stays nearer this level's latency than the next level's, on a log
+    /// scale. Without control over the sets (no physical contiguity) a set-associative cache
+    /// starts to miss before it is full, and the rise is gradual; the midpoint between the
+    /// two plateaus is where half the accesses go on to the next level, which lands near the
+    /// real capacity instead of at the first stray miss. Doubling from `from` bytes finds the
+    /// next level's plateau (twice the first interval past the threshold), then
+    /// bisection to 1/32 of the bracket.
     fn effective_capacity(&mut self, from: u64, stride: u64) -> Result<Option<u64>, XrayError> {
         let mut hi = from;
         while self.interval_is_compact(hi, stride)? {
             hi *= 2;
-            if hi > MAX_EXTENT_BYTES / 2 {
+            if hi > MAX_EXTENT_BYTES / 8 {
+                return Ok(None);
+            }
+        }
+        let below_bytes = (2 * hi).min(MAX_EXTENT_BYTES / 2);
+        let below = self
+            .chaser
+            .time_one(&Sequence::strided(stride, below_bytes / stride), 1)?
+            .min();
+        let midpoint = (self.hit.latency_ns * below).sqrt();
+        if std::env::var_os("OPCOST_XRAY_TRACE").is_some() {
+            eprintln!(
+                "  next level {below:.2} ns at {} KiB: midpoint {midpoint:.2} ns",
+                below_bytes >> 10
+            );
+        }
+        if midpoint > self.hit.threshold_ns() {
+            self.hit.midpoint_ns = Some(midpoint);
+        }
+        while self.interval_is_compact(hi, stride)? {
+            hi *= 2;
+            if hi > MAX_EXTENT_BYTES / 8 {
                 return Ok(None);
             }
         }
@@ -413,8 +439,11 @@ fn by_compact_sequences(
     };
     geometry.block_bytes = block;
     if let Some(u) = up {
-        let stride = u.block_bytes.max(block);
-        let consistent = level.interval_is_compact(geometry.capacity_bytes / 2, stride)?
+        // Every block of the interval, at the upper level's block size; a block size beyond
+        // 512 B (no cache has one) is itself a sign that the sets were not targeted.
+        let stride = u.block_bytes.max(8);
+        let consistent = block <= 512
+            && level.interval_is_compact(geometry.capacity_bytes / 2, stride)?
             && !level.interval_is_compact(2 * geometry.capacity_bytes, stride)?;
         if !consistent {
             notes.push(format!(
@@ -472,7 +501,7 @@ fn exclusive_share(
     };
     let exclusive_total = own.capacity_bytes + up.capacity_bytes;
     let probe_bytes = (exclusive_total + g.capacity_bytes) / 2;
-    let stride = g.block_bytes.max(up.block_bytes).max(8);
+    let stride = up.block_bytes.max(8);
     let seq = Sequence::strided(stride, probe_bytes / stride);
     Ok((!level.is_compact_seq(&seq, true)?).then_some(own))
 }

@@ -18,6 +18,9 @@
 //!    below `2 tau` is measured again, up to two more rounds, and one round at or below `tau`
 //!    makes the sequence compact. The answers that end a search (associativity A and A + 1)
 //!    are always measured three rounds.
+//! 5. Where sets cannot be targeted (effective capacities, see caches.rs) the rise is gradual
+//!    and the threshold is instead the log-scale midpoint `sqrt(l_hit * l_next)` between this
+//!    level's latency and the measured latency of the next: nearer to which plateau.
 
 /// The samples of one query, in nanoseconds per access.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,6 +70,9 @@ pub fn robust_cv(v: &[f64]) -> f64 {
 pub struct HitReference {
     pub latency_ns: f64,
     pub cv: f64,
+    /// A threshold set from a measured next-level latency (the log-scale midpoint, used for
+    /// effective capacities), replacing `l_hit (1 + d)`.
+    pub midpoint_ns: Option<f64>,
 }
 
 /// The verdict on one query.
@@ -83,6 +89,7 @@ impl HitReference {
         HitReference {
             latency_ns: samples.min(),
             cv: robust_cv(&samples.0),
+            midpoint_ns: None,
         }
     }
 
@@ -92,7 +99,8 @@ impl HitReference {
     }
 
     pub fn threshold_ns(&self) -> f64 {
-        self.latency_ns * (1.0 + self.margin())
+        self.midpoint_ns
+            .unwrap_or(self.latency_ns * (1.0 + self.margin()))
     }
 
     pub fn verdict(&self, q: &Samples) -> Verdict {
