@@ -62,6 +62,8 @@ pub struct StmtInfo {
     /// The assignment this statement makes (also as a logical IF's consequent), lowered, for
     /// the dependence chains of rule 14 (`crate::recurrence`).
     pub assignment: Option<(Expr, Expr)>,
+    /// An IF whose condition reads array data: its outcomes count as unpredictable (rule 15).
+    pub data_dependent: bool,
 }
 
 /// One program unit.
@@ -119,6 +121,8 @@ struct Lower<'a> {
     warnings: Vec<String>,
     /// The last assignment `counts_of` lowered.
     assigned: Option<(Expr, Expr)>,
+    /// Whether the last condition `counts_of` lowered reads an array element (rule 15).
+    data_dependent: bool,
 }
 
 impl<'a> Lower<'a> {
@@ -338,7 +342,9 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
         }
         Stmt::AssignedGoto(..) => rules::count_multiway_branch(None),
         Stmt::BlockIf(c) | Stmt::ElseIf(c) | Stmt::LogicalIf(c, _, _) | Stmt::DoWhile(_, c) => {
-            rules::count_condition(&lw.expr(c))
+            let cond = lw.expr(c);
+            lw.data_dependent = rules::reads_array(&cond);
+            rules::count_condition(&cond)
         }
         Stmt::Call(_, args) => {
             let a = lw.args(args);
@@ -636,6 +642,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         subst: Vec::new(),
         warnings: Vec::new(),
         assigned: None,
+        data_dependent: false,
     };
     // Labels that end labeled DO loops (their terminal statements).
     let do_terminals: HashSet<u32> = parsed
@@ -681,6 +688,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             do_terminal: label.is_some_and(|l| do_terminals.contains(&l)),
             block: None,
             assignment: None,
+            data_dependent: false,
         };
         let Some(s) = s else {
             prog.stmts.push(info);
@@ -701,8 +709,10 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             }
             let block = cur.map(one).unwrap_or_default();
             lw.assigned = None;
+            lw.data_dependent = false;
             let own = counts_of(&mut lw, &s);
             info.assignment = lw.assigned.take();
+            info.data_dependent = lw.data_dependent;
             info.static_counts += &own;
             match &s {
                 Stmt::Do(_, ctl) => {

@@ -27,7 +27,7 @@ pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts
         c += &part.counts.scaled(n);
     }
     if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
-        c += &model::rules::count_branch_misses(executions, taken);
+        c += &model::rules::count_branch_misses(executions, taken, st.data_dependent);
     }
     c
 }

@@ -27,7 +27,12 @@ pub struct Args {
     #[arg(long, value_name = "PATH", default_value = "gfortran")]
     compiler: String,
     /// Compiler flags (part of the system)
-    #[arg(long, value_name = "FLAGS", default_value = "-O0", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "FLAGS",
+        default_value = "-O0",
+        allow_hyphen_values = true
+    )]
     flags: String,
     /// Minimum duration of one observation in seconds (seed TMAX) [default: 0.04, quick 0.01]
     #[arg(long, value_name = "S")]
@@ -146,7 +151,11 @@ pub fn run(a: Args) -> Result<()> {
             tmax_s: a.tmax.unwrap_or(base.tmax_s),
             repeat: a.repeat.unwrap_or(base.repeat),
             statistic: a.statistic.into(),
-            only: a.only.as_deref().map(characterizer::parse_only).transpose()?,
+            only: a
+                .only
+                .as_deref()
+                .map(characterizer::parse_only)
+                .transpose()?,
             no_self_check: a.no_self_check,
             cache_dir: a.cache_dir.clone(),
             ..base
@@ -158,7 +167,10 @@ pub fn run(a: Args) -> Result<()> {
             bail!("--tmax must be between 0 and 60 seconds");
         }
         let result = characterizer::new_characterization(&compiler, &opts);
-        let out = a.out.clone().unwrap_or_else(|| default_out(&result, a.quick));
+        let out = a
+            .out
+            .clone()
+            .unwrap_or_else(|| default_out(&result, a.quick));
         (compiler, opts, result, out)
     };
 
@@ -229,17 +241,18 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(csv) = &a.export_csv {
         crate::commands::write_output(csv, result.parameters_csv()?.as_bytes())?;
     }
-    eprintln!(
-        "wrote {} ({:.0} s)",
-        out.display(),
-        result.wall_time_s
-    );
+    eprintln!("wrote {} ({:.0} s)", out.display(), result.wall_time_s);
     Ok(())
 }
 
 /// X-Ray's section of the characterization (seeds 002, 000). A failure is reported but does not
 /// cost the parameters already measured.
-fn measure_hardware(compiler: &Compiler, quick: bool, result: &mut Characterization, cancel: &AtomicBool) {
+fn measure_hardware(
+    compiler: &Compiler,
+    quick: bool,
+    result: &mut Characterization,
+    cancel: &AtomicBool,
+) {
     if cancel.load(Ordering::SeqCst) {
         return;
     }
@@ -330,6 +343,28 @@ pub fn print_report(c: &Characterization) {
         .iter()
         .filter(|r| r.test_kind != TestKind::Derived)
         .collect();
+    let mut widths: Vec<f64> = measured
+        .iter()
+        .map(|r| {
+            if r.below_resolution() {
+                f64::INFINITY
+            } else {
+                r.estimate.ci_half_width_percent()
+            }
+        })
+        .collect();
+    widths.sort_by(|a, b| a.total_cmp(b));
+    if !widths.is_empty() {
+        let within = widths.iter().filter(|w| **w <= 5.0).count();
+        println!(
+            "Precision: median 90 % CI half-width {:.2} %; {} of {} parameters ({:.0} %) within ±5 %; {} cannot be separated from zero.",
+            widths[widths.len() / 2],
+            within,
+            widths.len(),
+            100.0 * within as f64 / widths.len() as f64,
+            widths.iter().filter(|w| w.is_infinite()).count()
+        );
+    }
     let wide: Vec<_> = measured
         .iter()
         .filter(|r| !r.below_resolution() && r.estimate.ci_half_width_percent() > 5.0)
@@ -371,7 +406,9 @@ pub fn print_report(c: &Characterization) {
     if !c.self_check.is_empty() {
         let mut s = Table::new();
         s.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-        s.set_titles(row!["Self-check statement", r->"measured ns", r->"predicted ns", r->"error %"]);
+        s.set_titles(
+            row!["Self-check statement", r->"measured ns", r->"predicted ns", r->"error %"],
+        );
         for chk in &c.self_check {
             s.add_row(row![
                 chk.statement,

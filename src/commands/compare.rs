@@ -64,7 +64,11 @@ pub fn run(a: Args) -> Result<()> {
             Some(i) => i,
             None => bail!(
                 "--reference {r} is none of the systems: {}",
-                systems.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+                systems
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         },
     };
@@ -83,21 +87,58 @@ pub fn run(a: Args) -> Result<()> {
     let rows = normalized(&systems, reference);
     let mut t = Table::new();
     t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    let mut titles = vec![Cell::new("Param"), Cell::new(&format!("{} ns", systems[reference].name))];
-    titles.extend(systems.iter().map(|s| Cell::new(&format!("{} / ref", s.name))));
+    let mut titles = vec![
+        Cell::new("Param"),
+        Cell::new(&format!("{} ns", systems[reference].name)),
+    ];
+    titles.extend(
+        systems
+            .iter()
+            .map(|s| Cell::new(&format!("{} / ref", s.name))),
+    );
     t.set_titles(Row::new(titles));
     for r in &rows {
         let Some(base) = r.values_ns[reference] else {
             continue;
         };
-        let mut cells = vec![Cell::new(r.mnemonic.mnemonic()), Cell::new(&format!("{base:.3}"))];
-        cells.extend(r.ratios.iter().map(|x| {
-            Cell::new(&x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into()))
-        }));
+        let mut cells = vec![
+            Cell::new(r.mnemonic.mnemonic()),
+            Cell::new(&format!("{base:.3}")),
+        ];
+        cells.extend(
+            r.ratios
+                .iter()
+                .map(|x| Cell::new(&x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into()))),
+        );
         t.add_row(Row::new(cells));
     }
     println!("\nParameters relative to the reference (seed figures 4.10-4.11):");
     t.printstd();
+    // How far each system is from the reference, parameter by parameter (for two runs of the
+    // same system this is the run-to-run agreement).
+    for (i, s) in systems.iter().enumerate() {
+        if i == reference {
+            continue;
+        }
+        let mut diffs: Vec<(f64, Param)> = rows
+            .iter()
+            .filter_map(|r| r.ratios[i].map(|x| ((x - 1.0).abs() * 100.0, r.mnemonic)))
+            .collect();
+        if diffs.is_empty() {
+            continue;
+        }
+        diffs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (worst, wp) = diffs[diffs.len() - 1];
+        println!(
+            "{} vs {}: median |difference| {:.1} %, worst {:.1} % ({}), over {} parameters",
+            s.name,
+            systems[reference].name,
+            diffs[diffs.len() / 2].0,
+            worst,
+            wp,
+            diffs.len()
+        );
+    }
     if let Some(dir) = &a.plot {
         std::fs::create_dir_all(dir)?;
         for region in Region::ALL {
@@ -114,14 +155,23 @@ pub fn run(a: Args) -> Result<()> {
                         s.name.clone(),
                         params
                             .iter()
-                            .map(|p| rows.iter().find(|r| r.mnemonic == *p).and_then(|r| r.ratios[i]))
+                            .map(|p| {
+                                rows.iter()
+                                    .find(|r| r.mnemonic == *p)
+                                    .and_then(|r| r.ratios[i])
+                            })
                             .collect(),
                     )
                 })
                 .collect();
             let names: Vec<String> = params.iter().map(|p| p.to_string()).collect();
             let path = dir.join(format!("region-{:02}.svg", region.0));
-            predictor::plot::normalized_chart(&format!("Region {}: {}", region.0, region.title()), &names, &series, &path)?;
+            predictor::plot::normalized_chart(
+                &format!("Region {}: {}", region.0, region.title()),
+                &names,
+                &series,
+                &path,
+            )?;
         }
         eprintln!("wrote charts to {}", dir.display());
     }
@@ -131,7 +181,8 @@ pub fn run(a: Args) -> Result<()> {
     let mut comparisons = Vec::new();
     let mut distributions = Vec::new();
     if !a.programs.is_empty() {
-        let measured: Vec<Vec<(String, f64)>> = a.systems.iter().map(|p| measured_times(p)).collect();
+        let measured: Vec<Vec<(String, f64)>> =
+            a.systems.iter().map(|p| measured_times(p)).collect();
         for prog in &a.programs {
             let stats = crate::commands::predict::program_stats(
                 std::slice::from_ref(prog),
@@ -142,7 +193,11 @@ pub fn run(a: Args) -> Result<()> {
             )?;
             let m: Vec<Option<f64>> = measured
                 .iter()
-                .map(|rows| rows.iter().find(|(p, _)| *p == stats.program).map(|(_, t)| *t))
+                .map(|rows| {
+                    rows.iter()
+                        .find(|(p, _)| *p == stats.program)
+                        .map(|(_, t)| *t)
+                })
                 .collect();
             comparisons.push(compare_program(&stats, &systems, m));
             distributions.push(time_distribution(&stats, &systems));
@@ -162,9 +217,16 @@ pub fn run(a: Args) -> Result<()> {
             let mut cells = vec![Cell::new(&c.program)];
             for i in 0..systems.len() {
                 cells.push(Cell::new(&format!("{:.3}", c.predicted_s[i])));
-                cells.push(Cell::new(&c.measured_s[i].map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())));
+                cells.push(Cell::new(
+                    &c.measured_s[i]
+                        .map(|v| format!("{v:.3}"))
+                        .unwrap_or_else(|| "-".into()),
+                ));
             }
-            let pf = c.predicted_fastest().map(|i| systems[i].name.clone()).unwrap_or_default();
+            let pf = c
+                .predicted_fastest()
+                .map(|i| systems[i].name.clone())
+                .unwrap_or_default();
             let mf = c.measured_fastest().map(|i| systems[i].name.clone());
             if let Some(m) = &mf {
                 known += 1;
@@ -172,7 +234,10 @@ pub fn run(a: Args) -> Result<()> {
                     agree += 1;
                 }
             }
-            cells.push(Cell::new(&format!("{pf} / {}", mf.unwrap_or_else(|| "-".into()))));
+            cells.push(Cell::new(&format!(
+                "{pf} / {}",
+                mf.unwrap_or_else(|| "-".into())
+            )));
             t.add_row(Row::new(cells));
         }
         println!("\nPredicted and real run times (seed table 7.1):");
@@ -180,7 +245,14 @@ pub fn run(a: Args) -> Result<()> {
         // Relative performance of every pair.
         for i in 0..systems.len() {
             for j in (i + 1)..systems.len() {
-                println!("\nRelative performance {} vs {} (time ratio {} / {}, > 1: {} faster):", systems[j].name, systems[i].name, systems[i].name, systems[j].name, systems[j].name);
+                println!(
+                    "\nRelative performance {} vs {} (time ratio {} / {}, > 1: {} faster):",
+                    systems[j].name,
+                    systems[i].name,
+                    systems[i].name,
+                    systems[j].name,
+                    systems[j].name
+                );
                 for c in &comparisons {
                     let pred = c.predicted_s[i] / c.predicted_s[j];
                     let real = match (c.measured_s[i], c.measured_s[j]) {
@@ -204,7 +276,10 @@ pub fn run(a: Args) -> Result<()> {
                 let mut cells = vec![Cell::new(&sys.name)];
                 for j in 0..d.params.len() {
                     let mark = if d.flagged[s][j] { "*" } else { "" };
-                    cells.push(Cell::new(&format!("{:.1}{mark}", 100.0 * d.fractions[s][j])));
+                    cells.push(Cell::new(&format!(
+                        "{:.1}{mark}",
+                        100.0 * d.fractions[s][j]
+                    )));
                 }
                 t.add_row(Row::new(cells));
             }

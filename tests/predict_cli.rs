@@ -1,0 +1,221 @@
+//! End-to-end tests of predict, validate and compare through real gfortran: report structure
+//! and invariants, never accuracy (that is a benchmark, see the README).
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+fn have_gfortran() -> bool {
+    std::process::Command::new("gfortran")
+        .arg("--version")
+        .output()
+        .is_ok()
+}
+
+/// One quick characterization shared by the tests of this file.
+fn quick_machine() -> &'static Path {
+    static FILE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &FILE
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path().join("quick.json");
+            Command::cargo_bin("opcost")
+                .unwrap()
+                .args(["characterize", "--quick", "--no-xray", "--no-self-check"])
+                .arg("--out")
+                .arg(&out)
+                .arg("--cache-dir")
+                .arg(dir.path().join("cache"))
+                .assert()
+                .success();
+            (dir, out)
+        })
+        .1
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny.f")
+}
+
+#[test]
+fn predict_breaks_the_time_down_and_exports_parse_back() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (json, csv, md) = (
+        dir.path().join("p.json"),
+        dir.path().join("p.csv"),
+        dir.path().join("p.md"),
+    );
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["predict", "--machine"])
+        .arg(quick_machine())
+        .arg(fixture())
+        .arg("--json")
+        .arg(&json)
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--markdown")
+        .arg(&md)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("Predicted run time of tiny"), "{text}");
+    let p: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(p["format"], "opcost-prediction");
+    assert_eq!(p["counts"], "dynamic");
+    let total = &p["total"];
+    let t = total["time"]["mean_ns"].as_f64().unwrap();
+    assert!(t > 0.0);
+    assert!(total["time"]["ci_low_ns"].as_f64().unwrap() <= t);
+    assert!(total["time"]["ci_high_ns"].as_f64().unwrap() >= t);
+    let frac: f64 = total["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["time_fraction"].as_f64().unwrap())
+        .sum();
+    assert!(
+        (frac - 1.0).abs() < 1e-6,
+        "fractions of time add up to one: {frac}"
+    );
+    // The sum carries a dependence: its loop waits on it (rule 14).
+    assert!(total["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["operation"].as_str().unwrap().starts_with("wait")));
+    // Two program units, each predicted.
+    let units: Vec<&str> = p["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        units.contains(&"TINY") && units.contains(&"SCALE"),
+        "{units:?}"
+    );
+    let mut r = csv::Reader::from_path(&csv).unwrap();
+    assert_eq!(r.headers().unwrap().get(1), Some("mnemonic"));
+    assert!(r.records().count() > 5);
+    assert!(std::fs::read_to_string(&md)
+        .unwrap()
+        .contains("| param | operation |"));
+}
+
+#[test]
+fn validate_reports_real_against_predicted() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, svg, json) = (
+        dir.path().join("v.csv"),
+        dir.path().join("v.svg"),
+        dir.path().join("v.json"),
+    );
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["validate", "--runs", "2", "--machine"])
+        .arg(quick_machine())
+        .arg(fixture())
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--plot")
+        .arg(&svg)
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("Within 5 %"), "{text}");
+    let mut r = csv::Reader::from_path(&csv).unwrap();
+    let rec = r.records().next().unwrap().unwrap();
+    assert_eq!(&rec[0], "tiny");
+    let real: f64 = rec[1].parse().unwrap();
+    let predicted: f64 = rec[5].parse().unwrap();
+    assert!(real > 0.0 && predicted > 0.0);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["summary"]["programs"], 1);
+    assert_eq!(v["programs"][0]["runs"], 2);
+    // The gprof build times each unit.
+    assert!(!v["programs"][0]["units"].as_array().unwrap().is_empty());
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+}
+
+#[test]
+fn compare_reads_the_committed_characterizations() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&results)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 2,
+        "results/ holds the committed characterizations"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .arg("compare")
+        .args(&files[..2])
+        .arg("--plot")
+        .arg(dir.path().join("charts"))
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("Parameters relative to the reference"),
+        "{text}"
+    );
+    let c: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let params = c["parameters"].as_array().unwrap();
+    let arsl = params.iter().find(|p| p["mnemonic"] == "ARSL").unwrap();
+    assert_eq!(
+        arsl["ratios"][0].as_f64(),
+        Some(1.0),
+        "the reference is 1 against itself"
+    );
+    assert!(dir.path().join("charts/region-01.svg").exists());
+}
+
+#[test]
+fn predict_refuses_a_foreign_machine_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("m.json");
+    std::fs::write(
+        &f,
+        r#"{"format": "opcost-prediction", "format_version": 1}"#,
+    )
+    .unwrap();
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["predict", "--machine"])
+        .arg(&f)
+        .arg(fixture())
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains(
+            "opcost-characterization file is needed",
+        ));
+}
