@@ -69,7 +69,7 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     compiler: Option<String>,
     /// Compiler flags for the routine and the driver
-    #[arg(long, default_value = "-O2")]
+    #[arg(long, default_value = "-O2", allow_hyphen_values = true)]
     flags: String,
 }
 
