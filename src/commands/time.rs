@@ -319,7 +319,7 @@ pub fn run(a: Args) -> Result<()> {
             sizes.extend(g.sizes.clone());
             let shape = timing::check::shape(&prep.spec, &sizes)?;
             let mut c = cfg(FlushSet::None, Method::OneCall);
-            c.samples = a.samples.max(5);
+            c.samples = a.samples.max(31);
             let hot = prep.time(&shape, &c, Timer::Wall)?;
             let cold = if flush_kb > 0 {
                 c.flush = FlushSet::All;
@@ -460,31 +460,32 @@ fn print_app(app: &AppTiming, m: &[(CallGroup, Timing, Timing)], name: &str) {
         "sizes",
         "calls",
         "first call (us)",
-        "later median (us)",
-        "later min (us)",
-        "driver in cache (us)",
-        "driver flushed (us)",
-        "closest context"
+        "later median / min (us)",
+        "driver in cache median / min",
+        "driver flushed median / min",
+        "closest by median",
+        "closest by min"
     ]);
-    for (g, hot, cold) in m {
-        let rel = |d: f64| (g.later_median_s / d - 1.0) * 100.0;
-        let (hr, cr) = (rel(hot.wall_median_s), rel(cold.wall_median_s));
-        let closest = if cr.abs() < hr.abs() {
+    let closest = |app_s: f64, hot: f64, cold: f64| {
+        let (hr, cr) = ((app_s / hot - 1.0) * 100.0, (app_s / cold - 1.0) * 100.0);
+        if cr.abs() < hr.abs() {
             format!("flushed ({cr:+.1} %)")
         } else {
             format!("in cache ({hr:+.1} %)")
-        };
+        }
+    };
+    for (g, hot, cold) in m {
         t.add_row(row![
             sizes_text(&g.sizes),
             r->g.calls,
             r->us(g.first_s),
-            r->us(g.later_median_s),
-            r->us(g.later_min_s),
-            r->us(hot.wall_median_s),
-            r->us(cold.wall_median_s),
-            closest
+            r->format!("{} / {}", us(g.later_median_s), us(g.later_min_s)),
+            r->format!("{} / {}", us(hot.wall_median_s), us(hot.wall_min_s)),
+            r->format!("{} / {}", us(cold.wall_median_s), us(cold.wall_min_s)),
+            closest(g.later_median_s, hot.wall_median_s, cold.wall_median_s),
+            closest(g.later_min_s, hot.wall_min_s, cold.wall_min_s)
         ]);
     }
     print!("{}", t);
-    println!("driver: one call per sample, wall-time medians; percentages: application vs driver");
+    println!("driver: one call per sample (wall time); percentages: application vs driver");
 }
