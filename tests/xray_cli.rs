@@ -23,7 +23,9 @@ struct SysCache {
 }
 
 fn read(path: &std::path::Path) -> Option<String> {
-    std::fs::read_to_string(path).ok().map(|s| s.trim().to_string())
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim().to_string())
 }
 
 fn sysfs_data_caches() -> Vec<SysCache> {
@@ -33,7 +35,12 @@ fn sysfs_data_caches() -> Vec<SysCache> {
     };
     for e in dir.flatten() {
         let p = e.path();
-        if !p.file_name().unwrap().to_string_lossy().starts_with("index") {
+        if !p
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("index")
+        {
             continue;
         }
         let kind = read(&p.join("type")).unwrap_or_default();
@@ -90,8 +97,14 @@ fn xray_matches_sysfs_and_its_own_invariants() {
 
     // Invariants: each level larger and slower than the one above; memory slowest.
     for w in caches.windows(2) {
-        assert!(w[1]["capacity_bytes"].as_u64() > w[0]["capacity_bytes"].as_u64(), "{r:#}");
-        assert!(w[1]["latency_ns"].as_f64() > w[0]["latency_ns"].as_f64(), "{r:#}");
+        assert!(
+            w[1]["capacity_bytes"].as_u64() > w[0]["capacity_bytes"].as_u64(),
+            "{r:#}"
+        );
+        assert!(
+            w[1]["latency_ns"].as_f64() > w[0]["latency_ns"].as_f64(),
+            "{r:#}"
+        );
     }
     let last = caches.last().unwrap()["latency_ns"].as_f64().unwrap();
     assert!(r["memory_latency_ns"].as_f64().unwrap() > last, "{r:#}");
@@ -111,8 +124,16 @@ fn xray_matches_sysfs_and_its_own_invariants() {
             // The method claims exact answers: they must be exact.
             "compact_sequences" if !c["exclusive"].as_bool().unwrap() => {
                 assert_eq!(cap, t.size_bytes, "L{level} capacity vs sysfs {t:?}");
-                assert_eq!(c["associativity"].as_u64().unwrap(), t.ways, "L{level} ways");
-                assert_eq!(c["block_bytes"].as_u64().unwrap(), t.line_bytes, "L{level} block");
+                assert_eq!(
+                    c["associativity"].as_u64().unwrap(),
+                    t.ways,
+                    "L{level} ways"
+                );
+                assert_eq!(
+                    c["block_bytes"].as_u64().unwrap(),
+                    t.line_bytes,
+                    "L{level} block"
+                );
             }
             "compact_sequences" => {}
             // Effective capacity: what stays at the level's latency, never more than the
@@ -134,7 +155,10 @@ fn xray_matches_sysfs_and_its_own_invariants() {
         let lat = i["latency_cycles"].as_f64().unwrap();
         let thr = i["throughput_cycles"].as_f64().unwrap();
         assert!(lat >= 0.9 && lat < 50.0, "{i}");
-        assert!(thr > 0.0 && thr <= lat * 1.1, "throughput slower than latency: {i}");
+        assert!(
+            thr > 0.0 && thr <= lat * 1.1,
+            "throughput slower than latency: {i}"
+        );
         if i["name"] != "integer add" {
             assert!(
                 (lat - lat.round()).abs() < 0.12,

@@ -224,7 +224,12 @@ impl<'a> Level<'a> {
             .chaser
             .time_one(&Sequence::strided(stride, below_bytes / stride), 1)?
             .min();
-        let midpoint = (self.hit.latency_ns * below).sqrt();
+        // At most the seed's twice the hit latency: when the interval twice past the first
+        // miss already reaches a level further down (a busy shared L3, say), the midpoint
+        // would swallow the next level.
+        let midpoint = (self.hit.latency_ns * below)
+            .sqrt()
+            .min(2.0 * self.hit.latency_ns);
         if std::env::var_os("OPCOST_XRAY_TRACE").is_some() {
             eprintln!(
                 "  next level {below:.2} ns at {} KiB: midpoint {midpoint:.2} ns",
@@ -412,10 +417,14 @@ fn by_compact_sequences(
     // Level 1 starts at the element size (seed 002 figure 6 starts at 1 byte); lower levels
     // at twice the stride of the level above, where W* is short and cheap.
     let mut s0 = up.map_or(8, |u| 2 * u.way_bytes());
+    // A busy machine can derail one search (a run of misjudged counts drives the stride past
+    // the memory limit): one more try before giving up on the method.
+    let mut tries = 0;
     let found = loop {
         match level.capacity_and_associativity(s0) {
             Ok(Some((_, 0))) if s0 > 8 => s0 = (s0 / 4).max(8),
             Ok(other) => break other,
+            Err(XrayError::Measurement(_)) if tries == 0 => tries += 1,
             Err(XrayError::Measurement(why)) => {
                 notes.push(format!(
                     "L{depth}: compact sequences gave no answer ({why})"

@@ -20,7 +20,8 @@
 //!    are always measured three rounds.
 //! 5. Where sets cannot be targeted (effective capacities, see caches.rs) the rise is gradual
 //!    and the threshold is instead the log-scale midpoint `sqrt(l_hit * l_next)` between this
-//!    level's latency and the measured latency of the next: nearer to which plateau.
+//!    level's latency and the measured latency of the next (nearer to which plateau), at most
+//!    `2 l_hit`.
 
 /// The samples of one query, in nanoseconds per access.
 #[derive(Debug, Clone, PartialEq)]
