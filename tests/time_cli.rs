@@ -145,13 +145,22 @@ fn l1_dot_product_flushed_is_not_faster_than_in_cache() {
             ddot_source().display()
         ),
     );
-    let v = run_json(&[p.to_str().unwrap(), "--flush-kb", "16384", "--samples", "9"]);
+    // Two rounds of the two contexts, side by side; samples pooled per context.
+    let v = run_json(&[
+        p.to_str().unwrap(),
+        "--flush-kb",
+        "16384",
+        "--samples",
+        "9",
+        "--rounds",
+        "2",
+    ]);
     let t = v["timings"].as_array().unwrap();
     assert_eq!(t.len(), 2, "in cache and flushed");
     for x in t {
         let wall = x["wall_s"].as_array().unwrap();
-        assert_eq!(wall.len(), 9);
-        assert_eq!(x["cpu_s"].as_array().unwrap().len(), 9);
+        assert_eq!(wall.len(), 18);
+        assert_eq!(x["cpu_s"].as_array().unwrap().len(), 18);
         let min = x["wall_min_s"].as_f64().unwrap();
         assert!(min > 0.0 && min <= x["wall_median_s"].as_f64().unwrap());
         assert!(wall.iter().all(|w| w.as_f64().unwrap() >= min));
@@ -171,7 +180,7 @@ fn l1_dot_product_flushed_is_not_faster_than_in_cache() {
     assert_eq!(t[1]["flushed"].as_array().unwrap().len(), 2);
     let hot = t[0]["wall_min_s"].as_f64().unwrap();
     let cold = t[1]["wall_min_s"].as_f64().unwrap();
-    // Flushed operands come from L2 or beyond; the minimum of nine samples is robust to
+    // Flushed operands come from L2 or beyond; the minimum of 18 samples is robust to
     // other processes, and 10 % covers timer granularity on a ~1 us call.
     assert!(cold >= 0.9 * hot, "flushed {cold} s < in cache {hot} s");
 }

@@ -40,6 +40,10 @@ pub struct Args {
     /// Timed samples per context (seed 003: 3 to 7)
     #[arg(long, default_value_t = 7)]
     samples: u32,
+    /// Run the contexts of a point in turn this many times and pool their samples (contexts
+    /// measured side by side see the same load on a shared machine)
+    #[arg(long, default_value_t = 1)]
+    rounds: u32,
     /// Time every size flushed and unflushed (seed 003 fig. 1)
     #[arg(long)]
     sweep: bool,
@@ -181,6 +185,9 @@ pub fn run(a: Args) -> Result<()> {
         Some("multi-call") => Method::MultiCall,
         Some(m) => bail!("--method {m}: expected one-call or multi-call"),
     };
+    if !(1..=100).contains(&a.rounds) {
+        bail!("--rounds {}: expected 1 to 100", a.rounds);
+    }
     if !(1..=1000).contains(&a.samples) {
         bail!("--samples {}: expected 1 to 1000", a.samples);
     }
@@ -250,7 +257,7 @@ pub fn run(a: Args) -> Result<()> {
         let points = prep.spec.points().len() as u64;
         bar.set_length(points);
         let flush = flushes[0].clone();
-        let s = timing::run::sweep(&prep, &cfg(flush, method), timer, &mut |m| {
+        let s = timing::run::sweep(&prep, &cfg(flush, method), timer, a.rounds, &mut |m| {
             bar.inc(1);
             bar.set_message(m.to_string());
         })?;
@@ -283,10 +290,9 @@ pub fn run(a: Args) -> Result<()> {
         let shapes = timing::run::shapes(&prep.spec)?;
         bar.set_length((shapes.len() * flushes.len()) as u64);
         for shape in &shapes {
-            for f in &flushes {
-                bar.inc(1);
-                timings.push(prep.time(shape, &cfg(f.clone(), method), timer)?);
-            }
+            bar.inc(flushes.len() as u64);
+            let cfgs: Vec<DriverConfig> = flushes.iter().map(|f| cfg(f.clone(), method)).collect();
+            timings.extend(prep.time_rounds(shape, &cfgs, timer, a.rounds)?);
             if let Some(b) = a.memalign {
                 for al in [Alignment::Aligned(b), Alignment::Misaligned(b)] {
                     let mut c = cfg(flushes.last().cloned().unwrap_or(FlushSet::None), method);
@@ -320,13 +326,14 @@ pub fn run(a: Args) -> Result<()> {
             let shape = timing::check::shape(&prep.spec, &sizes)?;
             let mut c = cfg(FlushSet::None, Method::OneCall);
             c.samples = a.samples.max(31);
-            let hot = prep.time(&shape, &c, Timer::Wall)?;
-            let cold = if flush_kb > 0 {
+            let mut cfgs = vec![c.clone()];
+            if flush_kb > 0 {
                 c.flush = FlushSet::All;
-                prep.time(&shape, &c, Timer::Wall)?
-            } else {
-                hot.clone()
-            };
+                cfgs.push(c);
+            }
+            let mut both = prep.time_rounds(&shape, &cfgs, Timer::Wall, a.rounds)?;
+            let hot = both.remove(0);
+            let cold = both.pop().unwrap_or_else(|| hot.clone());
             matched.push((g, hot, cold));
         }
         if !quiet {

@@ -69,6 +69,48 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
+impl Timing {
+    /// Recompute the statistics from the samples (seed 003 section 2.1).
+    pub fn with_statistics(mut self) -> Timing {
+        let (wall, cpu) = (&self.wall_s, &self.cpu_s);
+        let wmin = wall.iter().cloned().fold(f64::INFINITY, f64::min);
+        let wmax = wall.iter().cloned().fold(0.0, f64::max);
+        let cmin = cpu.iter().cloned().fold(f64::INFINITY, f64::min);
+        let cmax = cpu.iter().cloned().fold(0.0, f64::max);
+        let cmed = median(cpu);
+        self.wall_median_s = median(wall);
+        self.wall_min_s = wmin;
+        self.cpu_median_s = cmed;
+        self.wall_spread = if wmin > 0.0 {
+            (wmax - wmin) / wmin
+        } else {
+            f64::NAN
+        };
+        self.cpu_spread = if cmed > 0.0 {
+            (cmax - cmin) / cmed
+        } else {
+            f64::NAN
+        };
+        self.seconds = match self.timer {
+            Timer::Wall => wmin,
+            Timer::Cpu => cmed,
+        };
+        self.mflops = self
+            .flop
+            .filter(|_| self.seconds > 0.0)
+            .map(|f| f / self.seconds / 1e6);
+        self
+    }
+
+    /// Pool the samples of another run of the same context (a later round).
+    pub fn merge(mut self, other: Timing) -> Timing {
+        self.wall_s.extend(other.wall_s);
+        self.cpu_s.extend(other.cpu_s);
+        self.calls_per_sample = self.calls_per_sample.max(other.calls_per_sample);
+        self.with_statistics()
+    }
+}
+
 /// A prepared routine: the spec, its checked signature and its compiled object.
 pub struct Prepared {
     pub spec: Spec,
@@ -206,15 +248,6 @@ fn parse_output(
     }
     let per = |v: Vec<f64>| v.into_iter().map(|x| x / reps as f64).collect::<Vec<_>>();
     let (wall, cpu) = (per(wall), per(cpu));
-    let wmin = wall.iter().cloned().fold(f64::INFINITY, f64::min);
-    let wmax = wall.iter().cloned().fold(0.0, f64::max);
-    let cmin = cpu.iter().cloned().fold(f64::INFINITY, f64::min);
-    let cmax = cpu.iter().cloned().fold(0.0, f64::max);
-    let cmed = median(&cpu);
-    let seconds = match timer {
-        Timer::Wall => wmin,
-        Timer::Cpu => cmed,
-    };
     Ok(Timing {
         sizes: shape.sizes.clone(),
         method: cfg.method,
@@ -233,29 +266,46 @@ fn parse_output(
         calibration_interval_s: calib,
         working_set_bytes: shape.working_set,
         address_mod_4096: addr,
-        wall_median_s: median(&wall),
-        wall_min_s: wmin,
-        cpu_median_s: cmed,
-        wall_spread: if wmin > 0.0 {
-            (wmax - wmin) / wmin
-        } else {
-            f64::NAN
-        },
-        cpu_spread: if cmed > 0.0 {
-            (cmax - cmin) / cmed
-        } else {
-            f64::NAN
-        },
+        wall_median_s: 0.0,
+        wall_min_s: 0.0,
+        cpu_median_s: 0.0,
+        wall_spread: 0.0,
+        cpu_spread: 0.0,
         wall_s: wall,
         cpu_s: cpu,
         flop: shape.flop,
-        mflops: shape
-            .flop
-            .filter(|_| seconds > 0.0)
-            .map(|f| f / seconds / 1e6),
+        mflops: None,
         timer,
-        seconds,
-    })
+        seconds: 0.0,
+    }
+    .with_statistics())
+}
+
+impl Prepared {
+    /// Time each configuration in turn, `rounds` times over, and pool each one's samples:
+    /// contexts measured side by side see the same load on a shared machine.
+    pub fn time_rounds(
+        &self,
+        shape: &Shape,
+        cfgs: &[DriverConfig],
+        timer: Timer,
+        rounds: u32,
+    ) -> Result<Vec<Timing>, TimingError> {
+        let mut out: Vec<Option<Timing>> = vec![None; cfgs.len()];
+        for _ in 0..rounds.max(1) {
+            for (slot, cfg) in out.iter_mut().zip(cfgs) {
+                let t = self.time(shape, cfg, timer)?;
+                *slot = Some(match slot.take() {
+                    Some(prev) => prev.merge(t),
+                    None => t,
+                });
+            }
+        }
+        Ok(out
+            .into_iter()
+            .map(|t| t.expect("at least one round"))
+            .collect())
+    }
 }
 
 /// Flushed and unflushed timings of one point (a row of the sweep, seed 003 fig. 1).
@@ -272,6 +322,7 @@ pub fn sweep(
     prep: &Prepared,
     cold: &DriverConfig,
     timer: Timer,
+    rounds: u32,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<SweepPoint>, TimingError> {
     let hot = DriverConfig {
@@ -282,8 +333,9 @@ pub fn sweep(
     for p in prep.spec.points() {
         let shape = check::shape(&prep.spec, &p)?;
         progress(&format!("{:?}", p));
-        let h = prep.time(&shape, &hot, timer)?;
-        let c = prep.time(&shape, cold, timer)?;
+        let mut both = prep.time_rounds(&shape, &[hot.clone(), cold.clone()], timer, rounds)?;
+        let c = both.pop().expect("two");
+        let h = both.pop().expect("two");
         let ratio = c.seconds / h.seconds;
         out.push(SweepPoint {
             hot: h,
