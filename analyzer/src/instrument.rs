@@ -350,9 +350,27 @@ pub struct Instrumented {
 
 /// Write the counted copy of a program: one counter per probe, dumped at every STOP and at
 /// the END of the main program.
+/// IFs on array data whose outcome changes are counted (rule 15): `(statement, first slot)`.
+/// Each has three counter slots after the probes: this evaluation's outcome, the previous
+/// one's, and the number of changes between consecutive evaluations (what a predictor that
+/// guesses "same as last time" misses).
+pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
+    let base = prog.probes.len();
+    prog.stmts
+        .iter()
+        .enumerate()
+        .filter(|(_, st)| {
+            st.data_dependent && matches!(st.stmt, Some(Stmt::LogicalIf(..)) | Some(Stmt::BlockIf(_)))
+        })
+        .enumerate()
+        .map(|(j, (s, _))| (s, base + 3 * j))
+        .collect()
+}
+
 pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
     let names = Names::pick(prog);
-    let n = prog.probes.len().max(1);
+    let slots = branch_slots(prog);
+    let n = (prog.probes.len() + 3 * slots.len()).max(1);
     let mut rw = Rewriter::new(line_length);
     let decl = [
         format!("INTEGER*8 {}", names.counters),
@@ -373,6 +391,23 @@ pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
                 None => rw.insert_after(s, &[increment(&names, k)]),
             },
             Probe::Consequent(s) => rw.insert_in_consequent(s, &[increment(&names, k)]),
+        }
+    }
+    let c = &names.counters;
+    for &(s, slot) in &slots {
+        let (cur, last, changes) = (slot + 1, slot + 2, slot + 3);
+        rw.insert_before(
+            s,
+            &[
+                format!("IF ({c}({cur}) .NE. {c}({last})) {c}({changes}) = {c}({changes}) + 1"),
+                format!("{c}({last}) = {c}({cur})"),
+                format!("{c}({cur}) = 0"),
+            ],
+        );
+        let taken = format!("{c}({cur}) = 1");
+        match prog.stmts[s].stmt {
+            Some(Stmt::LogicalIf(..)) => rw.insert_in_consequent(s, &[taken]),
+            _ => rw.insert_after(s, &[taken]),
         }
     }
     for (s, st) in prog.stmts.iter().enumerate() {

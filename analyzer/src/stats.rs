@@ -27,7 +27,11 @@ pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts
         c += &part.counts.scaled(n);
     }
     if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
-        c += &model::rules::count_branch_misses(executions, taken, st.data_dependent);
+        let changes = crate::instrument::branch_slots(prog)
+            .iter()
+            .find(|(k, _)| *k == s)
+            .and_then(|(_, slot)| counters.get(slot + 2).copied());
+        c += &model::rules::count_branch_misses(executions, taken, changes, st.data_dependent);
     }
     c
 }

@@ -715,7 +715,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
                     // every other statement carries one of each (rule 15, two tests, one
                     // taken).
                     counts += &rules::count_assignment(&v(&sink), &v(&i.zero()));
-                    counts += &rules::count_branch_misses(2, 1, rules::reads_array(&cond));
+                    counts += &rules::count_branch_misses(2, 1, Some(1), rules::reads_array(&cond));
                 }
                 vec![
                     lcg(k),
