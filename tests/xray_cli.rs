@@ -147,7 +147,8 @@ fn xray_matches_sysfs_and_its_own_invariants() {
     // L1 is virtually indexed: the compact-sequence method must work there on any machine.
     assert_eq!(caches[0]["method"], "compact_sequences", "{r:#}");
 
-    // CPU: the frequency is right if operations known to take whole cycles come out whole.
+    // CPU: the frequency is right if operations known to take whole cycles come out whole
+    // (a 10 % error in the frequency would put a 3-cycle operation at 2.7 or 3.3).
     let cpu = &r["cpu"];
     let f = cpu["frequency_mhz"].as_f64().unwrap();
     assert!(f > 100.0 && f < 10_000.0, "{f}");
@@ -161,7 +162,7 @@ fn xray_matches_sysfs_and_its_own_invariants() {
         );
         if i["name"] != "integer add" {
             assert!(
-                (lat - lat.round()).abs() < 0.12,
+                (lat - lat.round()).abs() < 0.25,
                 "{} latency {lat:.2} cycles is not whole: frequency {f:.0} MHz wrong?",
                 i["name"]
             );

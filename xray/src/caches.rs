@@ -443,7 +443,10 @@ fn by_compact_sequences(
         block_bytes: 0,
     };
     let Some(block) = level.block_size(&geometry)? else {
-        notes.push(format!("L{depth}: no block size below the cache stride"));
+        notes.push(format!(
+            "L{depth}: compact sequences gave no consistent answer (no block size below the \
+             cache stride)"
+        ));
         return Ok(None);
     };
     geometry.block_bytes = block;
