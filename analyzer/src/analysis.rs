@@ -668,6 +668,9 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
     }
     let is_target = |l: u32| any_label_is_target || targets.contains(&l);
     let mut cur: Option<usize> = None;
+    // The fall-through of a logical IF whose consequent always jumps runs (block - taken)
+    // times: no counter needed. Such derived blocks get ids counted down from usize::MAX.
+    let mut cur_mult: Option<Mult> = None;
     let mut need_new = true;
     // Open block IF constructs: (tests of the next condition, last branch probe).
     let mut ifs: Vec<(Mult, Option<usize>)> = Vec::new();
@@ -702,12 +705,15 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             if placeable && (need_new || label.is_some_and(is_target) || cur.is_none()) {
                 prog.probes.push(Probe::Before(sidx));
                 cur = Some(prog.probes.len() - 1);
+                cur_mult = None;
                 need_new = false;
             }
             if placeable {
                 info.block = cur;
             }
-            let block = cur.map(one).unwrap_or_default();
+            let block = cur_mult
+                .clone()
+                .unwrap_or_else(|| cur.map(one).unwrap_or_default());
             lw.assigned = None;
             lw.data_dependent = false;
             let own = counts_of(&mut lw, &s);
@@ -731,6 +737,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     });
                     info.exec = Some(block);
                     cur = Some(iter);
+                    cur_mult = None;
                     need_new = false;
                 }
                 Stmt::DoWhile(..) => {
@@ -750,6 +757,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     });
                     info.exec = Some(block);
                     cur = Some(iter);
+                    cur_mult = None;
                     need_new = false;
                 }
                 Stmt::LogicalIf(_, inner, _) => {
@@ -766,9 +774,23 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                         counts: inner_counts,
                         mult: one(cq),
                     });
+                    let jumps = matches!(
+                        **inner,
+                        Stmt::Goto(_)
+                            | Stmt::AssignedGoto(..)
+                            | Stmt::ArithIf(..)
+                            | Stmt::Return(_)
+                            | Stmt::Stop
+                    );
+                    if jumps && !info.do_terminal {
+                        cur_mult = Some(sub(&block, &one(cq)));
+                        cur = Some(usize::MAX - sidx);
+                        need_new = false;
+                    } else {
+                        need_new = ends_block(&s, &st.text) || info.do_terminal;
+                    }
                     info.exec = Some(block);
                     info.consequent = Some(one(cq));
-                    need_new = ends_block(&s, &st.text) || info.do_terminal;
                 }
                 Stmt::BlockIf(_) => {
                     prog.probes.push(Probe::After(sidx));
@@ -780,6 +802,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     info.exec = Some(block.clone());
                     ifs.push((block, Some(taken)));
                     cur = Some(taken);
+                    cur_mult = None;
                     need_new = false;
                 }
                 Stmt::ElseIf(_) | Stmt::Else => {
@@ -810,6 +833,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                         *top = (tests, Some(taken));
                     }
                     cur = Some(taken);
+                    cur_mult = None;
                     need_new = false;
                 }
                 Stmt::EndIf => {

@@ -360,7 +360,8 @@ pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
         .iter()
         .enumerate()
         .filter(|(_, st)| {
-            st.data_dependent && matches!(st.stmt, Some(Stmt::LogicalIf(..)) | Some(Stmt::BlockIf(_)))
+            st.data_dependent
+                && matches!(st.stmt, Some(Stmt::LogicalIf(..)) | Some(Stmt::BlockIf(_)))
         })
         .enumerate()
         .map(|(j, (s, _))| (s, base + 3 * j))
