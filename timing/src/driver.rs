@@ -6,6 +6,13 @@
 //! Operands live in one COMMON pool per array, so nothing is on the stack and every byte is
 //! written before timing (Page0Guard). A pool holds `sets` copies of its array for
 //! MultiCallFlushLRU; each copy starts at an address with the requested alignment.
+//!
+//! The one-call method writes the operands again before every sample (so a routine that
+//! overwrites its input, like SGEFA, always sees fresh data) and prints the samples only after
+//! the last one: a WRITE between timed calls made the next call of SGEFA 1.7 times slower on
+//! the development machine. The multi-call method cannot re-initialise inside its timed loop;
+//! it suits routines whose inputs survive the call (use `alternate` scalars as RangeGuard for
+//! routines that update an operand in place).
 
 use crate::check::{Shape, Signature};
 use crate::spec::{Alignment, ArgSpec, ElemType, Init, Spec};
