@@ -103,6 +103,14 @@ pub fn render(r: &HardwareReport) -> String {
             "no"
         }
     ));
+    if let Some(tlb) = &r.tlb {
+        out.push_str(&format!(
+            "TLB (first level, data): {} entries, {} KiB pages, miss penalty {:.1} ns\n\n",
+            tlb.entries,
+            tlb.page_bytes >> 10,
+            tlb.miss_penalty_ns
+        ));
+    }
     if let Some(cpu) = &r.cpu {
         out.push_str("CPU (X-Ray, seed 000)\n");
         out.push_str(&format!(
