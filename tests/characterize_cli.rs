@@ -47,7 +47,12 @@ fn quick_characterization_of_a_few_regions_is_sane() {
     let csv = dir.path().join("q.csv");
     Command::cargo_bin("opcost")
         .unwrap()
-        .args(["characterize", "--quick", "--only", "ARSL,MRSL,DRSL,TRSL,CISL,PROC,SIND,LOOV"])
+        .args([
+            "characterize",
+            "--quick",
+            "--only",
+            "ARSL,MRSL,DRSL,TRSL,CISL,PROC,SIND,LOOV",
+        ])
         .arg("--out")
         .arg(&out)
         .arg("--export-csv")
@@ -61,22 +66,37 @@ fn quick_characterization_of_a_few_regions_is_sane() {
     assert_eq!(doc["format_version"], 1);
     assert_eq!(doc["complete"], true);
     assert_eq!(doc["compiler"]["flags"][0], "-O0");
-    for m in ["SRSL", "ARSL", "DRSL", "TRSL", "CISL", "PROC", "SIND", "LOIN", "LOOV"] {
+    for m in [
+        "SRSL", "ARSL", "DRSL", "TRSL", "CISL", "PROC", "SIND", "LOIN", "LOOV",
+    ] {
         let (mean, lo, hi) = est(&doc, m);
-        assert!(lo <= mean && mean <= hi, "{m}: interval must contain its estimate");
+        assert!(
+            lo <= mean && mean <= hi,
+            "{m}: interval must contain its estimate"
+        );
         assert!(mean.is_finite());
     }
     // Expensive operations are positive and clearly above the cheap ones.
     for m in ["DRSL", "PROC", "SIND", "LOOV", "ARSL", "TRSL", "CISL"] {
         assert!(est(&doc, m).0 > 0.0, "{m} must take time");
     }
-    assert!(est(&doc, "DRSL").0 > est(&doc, "ARSL").0, "division slower than addition");
-    assert!(est(&doc, "SIND").0 > est(&doc, "ARSL").0, "sine slower than addition");
+    assert!(
+        est(&doc, "DRSL").0 > est(&doc, "ARSL").0,
+        "division slower than addition"
+    );
+    assert!(
+        est(&doc, "SIND").0 > est(&doc, "ARSL").0,
+        "sine slower than addition"
+    );
     assert_eq!(param(&doc, "LOOV")["test_kind"], "indirect");
     assert_eq!(param(&doc, "DRSL")["test_kind"], "composite");
     assert_eq!(param(&doc, "PROC")["test_kind"], "direct");
     // Parameters outside --only and their dependencies are not measured.
-    assert!(doc["parameters"].as_array().unwrap().iter().all(|p| p["mnemonic"] != "DRDG"));
+    assert!(doc["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["mnemonic"] != "DRDG"));
     // The timer was measured before the tests (seed 004 table 4.8).
     assert!(doc["timer"]["resolution_ns"].as_f64().unwrap() > 0.0);
     assert!(doc["timer"]["loop_overhead"]["mean_ns"].as_f64().unwrap() > 0.0);
@@ -89,7 +109,10 @@ fn quick_characterization_of_a_few_regions_is_sane() {
     }
     let csv = std::fs::read_to_string(&csv).unwrap();
     assert!(csv.starts_with("number,mnemonic,region"));
-    assert_eq!(csv.lines().count(), 1 + doc["parameters"].as_array().unwrap().len());
+    assert_eq!(
+        csv.lines().count(),
+        1 + doc["parameters"].as_array().unwrap().len()
+    );
 }
 
 #[test]
@@ -121,12 +144,18 @@ fn an_interrupted_run_keeps_what_it_measured_and_resumes() {
                 break;
             }
         }
-        assert!(start.elapsed() < Duration::from_secs(120), "no progress saved");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no progress saved"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     unsafe_kill_term(child.id());
     let status = child.wait().unwrap();
-    assert!(!status.success(), "an interrupted run must not report success");
+    assert!(
+        !status.success(),
+        "an interrupted run must not report success"
+    );
     let doc = read(&out);
     assert_eq!(doc["complete"], false);
     let kept = doc["experiments"].as_array().unwrap().len();
@@ -171,7 +200,12 @@ fn a_missing_compiler_says_how_to_install_it() {
     let dir = tempfile::tempdir().unwrap();
     Command::cargo_bin("opcost")
         .unwrap()
-        .args(["characterize", "--quick", "--compiler", "no-such-gfortran-xyz"])
+        .args([
+            "characterize",
+            "--quick",
+            "--compiler",
+            "no-such-gfortran-xyz",
+        ])
         .arg("--out")
         .arg(dir.path().join("x.json"))
         .assert()
@@ -193,18 +227,28 @@ fn unknown_parameter_in_only_is_named() {
 fn resuming_a_foreign_or_newer_file_is_refused_clearly() {
     let dir = tempfile::tempdir().unwrap();
     let foreign = dir.path().join("foreign.json");
-    std::fs::write(&foreign, r#"{"format": "opcost-program-stats", "format_version": 1}"#).unwrap();
+    std::fs::write(
+        &foreign,
+        r#"{"format": "opcost-program-stats", "format_version": 1}"#,
+    )
+    .unwrap();
     Command::cargo_bin("opcost")
         .unwrap()
         .args(["characterize", "--resume"])
         .arg(&foreign)
         .assert()
         .failure()
-        .stderr(predicates::str::contains("a opcost-characterization file is needed").or(
-            predicates::str::contains("opcost-characterization file is needed"),
-        ));
+        .stderr(
+            predicates::str::contains("a opcost-characterization file is needed").or(
+                predicates::str::contains("opcost-characterization file is needed"),
+            ),
+        );
     let newer = dir.path().join("newer.json");
-    std::fs::write(&newer, r#"{"format": "opcost-characterization", "format_version": 99}"#).unwrap();
+    std::fs::write(
+        &newer,
+        r#"{"format": "opcost-characterization", "format_version": 99}"#,
+    )
+    .unwrap();
     Command::cargo_bin("opcost")
         .unwrap()
         .args(["characterize", "--resume"])

@@ -86,12 +86,14 @@ fn predict_breaks_the_time_down_and_exports_parse_back() {
         (frac - 1.0).abs() < 1e-6,
         "fractions of time add up to one: {frac}"
     );
-    // The sum carries a dependence: its loop waits on it (rule 14).
-    assert!(total["rows"]
+    // The units' predictions add up to the program's (rule-14 waits included, per unit).
+    let units_sum: f64 = p["units"]
         .as_array()
         .unwrap()
         .iter()
-        .any(|r| r["operation"].as_str().unwrap().starts_with("wait")));
+        .map(|u| u["time"]["mean_ns"].as_f64().unwrap())
+        .sum();
+    assert!((units_sum - t).abs() <= 1e-6 * t, "{units_sum} vs {t}");
     // Two program units, each predicted.
     let units: Vec<&str> = p["units"]
         .as_array()

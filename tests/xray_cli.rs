@@ -155,7 +155,7 @@ fn xray_matches_sysfs_and_its_own_invariants() {
     for i in cpu["instructions"].as_array().unwrap() {
         let lat = i["latency_cycles"].as_f64().unwrap();
         let thr = i["throughput_cycles"].as_f64().unwrap();
-        assert!(lat >= 0.9 && lat < 50.0, "{i}");
+        assert!((0.9..50.0).contains(&lat), "{i}");
         assert!(
             thr > 0.0 && thr <= lat * 1.1,
             "throughput slower than latency: {i}"

@@ -8,6 +8,7 @@
 //! (`X = A - X` alternates, `X = A / X` alternates, `X = SIN(X) + A` converges to a normal
 //! number), and the generated program checks the final values.
 
+use model::catalogue::{CostKind, StorageClass};
 use model::expr::{ArithOp, Expr, LogicOp, Operand, RelOp, Type};
 use model::{rules, OpCounts, Param};
 
@@ -745,87 +746,12 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     // Regions 11-12: intrinsics, each in a chain with an attracting fixed point at a typical
     // argument (seed 004 section 4.2.4: their time depends on the argument).
     for f in [FLAVORS[0], FLAVORS[1]] {
-        let dbl = f.ty == Type::Double;
-        let pick = |s: Param, d: Param| if dbl { d } else { s };
-        let n = FEW_CHAINS;
-        let cases: Vec<(
-            Param,
-            &str,
-            Vec<(String, String)>,
-            Box<dyn Fn(usize) -> Expr>,
-        )> = vec![
-            (
-                pick(Param::EXPS, Param::EXPD),
-                "X = EXP(Z - X): fixed point 0.567",
-                inits_for(f, n, Some(0.5), None, None),
-                Box::new(move |k| {
-                    Expr::intrinsic(
-                        "EXP",
-                        vec![Expr::arith(ArithOp::Sub, v(&f.zero()), v(&f.x(k)))],
-                    )
-                }),
-            ),
-            (
-                pick(Param::LOGS, Param::LOGD),
-                "X = LOG(X) + 2: fixed point 3.146",
-                inits_for(f, n, Some(3.0), Some(2.0), None),
-                Box::new(move |k| {
-                    Expr::arith(
-                        ArithOp::Add,
-                        Expr::intrinsic("LOG", vec![v(&f.x(k))]),
-                        v(&f.a(k)),
-                    )
-                }),
-            ),
-            (
-                pick(Param::SINS, Param::SIND),
-                "X = SIN(X) + 0.5: fixed point 1.497",
-                inits_for(f, n, Some(1.0), Some(0.5), None),
-                Box::new(move |k| {
-                    Expr::arith(
-                        ArithOp::Add,
-                        Expr::intrinsic("SIN", vec![v(&f.x(k))]),
-                        v(&f.a(k)),
-                    )
-                }),
-            ),
-            (
-                pick(Param::TANS, Param::TAND),
-                "X = 0.7 - TAN(X) * 0.1: fixed point 0.63",
-                inits_for(f, n, Some(0.6), Some(0.7), Some(0.1)),
-                Box::new(move |k| {
-                    Expr::arith(
-                        ArithOp::Sub,
-                        v(&f.a(k)),
-                        Expr::arith(
-                            ArithOp::Mul,
-                            Expr::intrinsic("TAN", vec![v(&f.x(k))]),
-                            v(&f.b(k)),
-                        ),
-                    )
-                }),
-            ),
-            (
-                pick(Param::SQRS, Param::SQRD),
-                "X = SQRT(X) + 1: fixed point 2.618",
-                inits_for(f, n, Some(2.0), Some(1.0), None),
-                Box::new(move |k| {
-                    Expr::arith(
-                        ArithOp::Add,
-                        Expr::intrinsic("SQRT", vec![v(&f.x(k))]),
-                        v(&f.a(k)),
-                    )
-                }),
-            ),
-        ];
-        for (p, purpose, inits, value) in cases {
-            exps.push(exp(
-                p.to_string(),
-                purpose,
-                inits,
-                (1..=n).map(|k| assign(&f.x(k), value(k))).collect(),
-            ));
-            groups.push(single(&[p], p.mnemonic()));
+        for case in intrinsic_cases(f, CostKind::Throughput) {
+            let body = (1..=FEW_CHAINS)
+                .map(|k| assign(&f.x(k), (case.value)(&f.x(k), k)))
+                .collect();
+            exps.push(exp(case.param.to_string(), case.purpose, case.inits, body));
+            groups.push(single(&[case.param], case.param.mnemonic()));
         }
     }
     latency_experiments(&mut exps, &mut groups);
@@ -893,160 +819,157 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
         ));
         groups.push(single(&[qt], qt.mnemonic()));
         let a = if int { 5.0 } else { 2.5 };
-        let cases: Vec<(
-            Param,
-            &str,
-            Vec<(String, String)>,
-            Box<dyn Fn(usize) -> Expr>,
-        )> = vec![
-            (
-                q(Op::Add),
-                "dependent X = A - X",
-                inits_for(f, CHAINS, Some(1.0), Some(a), None),
-                Box::new(move |k| Expr::arith(ArithOp::Sub, v(&f.a(k)), v(&f.x(1)))),
-            ),
-            (
-                q(Op::Multiply),
-                "dependent X = X * 1",
-                inits_for(
+        let cases = vec![
+            ChainCase {
+                param: q(Op::Add),
+                purpose: "dependent X = A - X",
+                inits: inits_for(f, CHAINS, Some(1.0), Some(a), None),
+                value: Box::new(move |x, k| Expr::arith(ArithOp::Sub, v(&f.a(k)), v(x))),
+            },
+            ChainCase {
+                param: q(Op::Multiply),
+                purpose: "dependent X = X * 1",
+                inits: inits_for(
                     f,
                     CHAINS,
                     Some(if int { 3.0 } else { 1.5 }),
                     Some(1.0),
                     None,
                 ),
-                Box::new(move |k| Expr::arith(ArithOp::Mul, v(&f.x(1)), v(&f.a(k)))),
-            ),
-            (
-                q(Op::Divide),
-                "dependent X = A / X",
-                inits_for(
+                value: Box::new(move |x, k| Expr::arith(ArithOp::Mul, v(x), v(&f.a(k)))),
+            },
+            ChainCase {
+                param: q(Op::Divide),
+                purpose: "dependent X = A / X",
+                inits: inits_for(
                     f,
                     CHAINS,
                     Some(if int { 3.0 } else { 1.7 }),
                     Some(if int { 12.0 } else { 3.0 }),
                     None,
                 ),
-                Box::new(move |k| Expr::arith(ArithOp::Div, v(&f.a(k)), v(&f.x(1)))),
-            ),
-            (
-                q(Op::PowerInteger),
-                "dependent X = X ** 2",
-                inits_for(f, CHAINS, Some(1.0), None, None),
-                Box::new(move |_| Expr::arith(ArithOp::Pow, v(&f.x(1)), Expr::int(2))),
-            ),
-            (
-                q(Op::PowerGeneral),
-                "dependent general power",
-                inits_for(
+                value: Box::new(move |x, k| Expr::arith(ArithOp::Div, v(&f.a(k)), v(x))),
+            },
+            ChainCase {
+                param: q(Op::PowerInteger),
+                purpose: "dependent X = X ** 2",
+                inits: inits_for(f, CHAINS, Some(1.0), None, None),
+                value: Box::new(move |x, _| Expr::arith(ArithOp::Pow, v(x), Expr::int(2))),
+            },
+            ChainCase {
+                param: q(Op::PowerGeneral),
+                purpose: "dependent general power",
+                inits: inits_for(
                     f,
                     CHAINS,
                     Some(if int { 1.0 } else { 0.6 }),
                     Some(if int { 3.0 } else { 0.5 }),
                     None,
                 ),
-                Box::new(move |k| {
+                value: Box::new(move |x, k| {
                     if int {
-                        Expr::arith(ArithOp::Pow, v(&f.x(1)), v(&f.a(k)))
+                        Expr::arith(ArithOp::Pow, v(x), v(&f.a(k)))
                     } else {
-                        Expr::arith(ArithOp::Pow, v(&f.a(k)), v(&f.x(1)))
+                        Expr::arith(ArithOp::Pow, v(&f.a(k)), v(x))
                     }
                 }),
-            ),
+            },
         ];
-        for (p, purpose, inits, value) in cases {
-            exps.push(exp(
-                p.to_string(),
-                purpose,
-                inits,
-                chained(f, CHAINS, value),
-            ));
-            groups.push(single(&[p], p.mnemonic()));
+        for case in cases {
+            let body = chained(f, CHAINS, |k| (case.value)(&f.x(1), k));
+            exps.push(exp(case.param.to_string(), case.purpose, case.inits, body));
+            groups.push(single(&[case.param], case.param.mnemonic()));
         }
     }
     for f in [FLAVORS[0], FLAVORS[1]] {
-        let prec = if f.ty == Type::Double {
-            Precision::Double
-        } else {
-            Precision::Single
-        };
-        let q = |op: Op| Param::latency(op, DataType::Real, prec).expect("latency parameter");
-        let n = FEW_CHAINS;
-        let cases: Vec<(
-            Param,
-            &str,
-            Vec<(String, String)>,
-            Box<dyn Fn(usize) -> Expr>,
-        )> = vec![
-            (
-                q(Op::Exp),
-                "dependent X = EXP(Z - X)",
-                inits_for(f, n, Some(0.5), None, None),
-                Box::new(move |_| {
-                    Expr::intrinsic(
-                        "EXP",
-                        vec![Expr::arith(ArithOp::Sub, v(&f.zero()), v(&f.x(1)))],
-                    )
-                }),
-            ),
-            (
-                q(Op::Log),
-                "dependent X = LOG(X) + 2",
-                inits_for(f, n, Some(3.0), Some(2.0), None),
-                Box::new(move |k| {
-                    Expr::arith(
-                        ArithOp::Add,
-                        Expr::intrinsic("LOG", vec![v(&f.x(1))]),
-                        v(&f.a(k)),
-                    )
-                }),
-            ),
-            (
-                q(Op::Sin),
-                "dependent X = SIN(X) + 0.5",
-                inits_for(f, n, Some(1.0), Some(0.5), None),
-                Box::new(move |k| {
-                    Expr::arith(
-                        ArithOp::Add,
-                        Expr::intrinsic("SIN", vec![v(&f.x(1))]),
-                        v(&f.a(k)),
-                    )
-                }),
-            ),
-            (
-                q(Op::Tan),
-                "dependent X = 0.7 - TAN(X) * 0.1",
-                inits_for(f, n, Some(0.6), Some(0.7), Some(0.1)),
-                Box::new(move |k| {
-                    Expr::arith(
-                        ArithOp::Sub,
-                        v(&f.a(k)),
-                        Expr::arith(
-                            ArithOp::Mul,
-                            Expr::intrinsic("TAN", vec![v(&f.x(1))]),
-                            v(&f.b(k)),
-                        ),
-                    )
-                }),
-            ),
-            (
-                q(Op::Sqrt),
-                "dependent X = SQRT(X) + 1",
-                inits_for(f, n, Some(2.0), Some(1.0), None),
-                Box::new(move |k| {
-                    Expr::arith(
-                        ArithOp::Add,
-                        Expr::intrinsic("SQRT", vec![v(&f.x(1))]),
-                        v(&f.a(k)),
-                    )
-                }),
-            ),
-        ];
-        for (p, purpose, inits, value) in cases {
-            exps.push(exp(p.to_string(), purpose, inits, chained(f, n, value)));
-            groups.push(single(&[p], p.mnemonic()));
+        for case in intrinsic_cases(f, CostKind::Latency) {
+            let body = chained(f, FEW_CHAINS, |k| (case.value)(&f.x(1), k));
+            exps.push(exp(case.param.to_string(), case.purpose, case.inits, body));
+            groups.push(single(&[case.param], case.param.mnemonic()));
         }
     }
+}
+
+/// A chain test: the parameter, what the body does, the initial values, and the value of
+/// statement k given the chain variable it reads.
+struct ChainCase {
+    param: Param,
+    purpose: &'static str,
+    inits: Vec<(String, String)>,
+    value: ChainValue,
+}
+
+/// The value of statement k of a chain, given the chain variable it reads.
+type ChainValue = Box<dyn Fn(&Operand, usize) -> Expr>;
+
+/// The five intrinsics of a precision, each as a chain `X = f(X)` with an attracting fixed point
+/// at a typical argument; shared by the throughput (regions 11-12) and latency (region 13)
+/// tests, which differ only in how many chains run at once.
+fn intrinsic_cases(f: Flavor, kind: CostKind) -> Vec<ChainCase> {
+    use model::catalogue::{DataType, Operation as Op, Precision};
+    let prec = if f.ty == Type::Double {
+        Precision::Double
+    } else {
+        Precision::Single
+    };
+    let param = |op: Op| {
+        match kind {
+            CostKind::Latency => Param::latency(op, DataType::Real, prec),
+            CostKind::Throughput => Param::lookup(op, DataType::Real, prec, StorageClass::Local),
+        }
+        .expect("catalogue covers the intrinsics")
+    };
+    let n = FEW_CHAINS;
+    vec![
+        ChainCase {
+            param: param(Op::Exp),
+            purpose: "X = EXP(Z - X): fixed point 0.567",
+            inits: inits_for(f, n, Some(0.5), None, None),
+            value: Box::new(move |x, _| {
+                Expr::intrinsic("EXP", vec![Expr::arith(ArithOp::Sub, v(&f.zero()), v(x))])
+            }),
+        },
+        ChainCase {
+            param: param(Op::Log),
+            purpose: "X = LOG(X) + 2: fixed point 3.146",
+            inits: inits_for(f, n, Some(3.0), Some(2.0), None),
+            value: Box::new(move |x, k| {
+                Expr::arith(ArithOp::Add, Expr::intrinsic("LOG", vec![v(x)]), v(&f.a(k)))
+            }),
+        },
+        ChainCase {
+            param: param(Op::Sin),
+            purpose: "X = SIN(X) + 0.5: fixed point 1.497",
+            inits: inits_for(f, n, Some(1.0), Some(0.5), None),
+            value: Box::new(move |x, k| {
+                Expr::arith(ArithOp::Add, Expr::intrinsic("SIN", vec![v(x)]), v(&f.a(k)))
+            }),
+        },
+        ChainCase {
+            param: param(Op::Tan),
+            purpose: "X = 0.7 - TAN(X) * 0.1: fixed point 0.63",
+            inits: inits_for(f, n, Some(0.6), Some(0.7), Some(0.1)),
+            value: Box::new(move |x, k| {
+                Expr::arith(
+                    ArithOp::Sub,
+                    v(&f.a(k)),
+                    Expr::arith(ArithOp::Mul, Expr::intrinsic("TAN", vec![v(x)]), v(&f.b(k))),
+                )
+            }),
+        },
+        ChainCase {
+            param: param(Op::Sqrt),
+            purpose: "X = SQRT(X) + 1: fixed point 2.618",
+            inits: inits_for(f, n, Some(2.0), Some(1.0), None),
+            value: Box::new(move |x, k| {
+                Expr::arith(
+                    ArithOp::Add,
+                    Expr::intrinsic("SQRT", vec![v(x)]),
+                    v(&f.a(k)),
+                )
+            }),
+        },
+    ]
 }
 
 /// Statements that no test used, timed after the parameters to see whether they compose

@@ -361,18 +361,7 @@ mod tests {
                 assert_eq!(&line[..6], "     &");
             }
         }
-        let joined: String = w
-            .text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| {
-                if i == 0 {
-                    l[6..].to_string()
-                } else {
-                    l[6..].to_string()
-                }
-            })
-            .collect();
+        let joined: String = w.text.lines().map(|l| l[6..].to_string()).collect();
         assert_eq!(joined, long);
     }
 

@@ -158,10 +158,10 @@ pub fn solve(
     })?;
     let n_min = bodies.iter().map(|b| b.body.n).min().unwrap_or(0);
     let mut out = Vec::with_capacity(u);
-    for i in 0..u {
+    for inv_row in &inv {
         let a: Vec<f64> = c
             .iter()
-            .map(|row| (0..u).map(|j| inv[i][j] * row[j]).sum::<f64>())
+            .map(|row| inv_row.iter().zip(row).map(|(x, r)| x * r).sum::<f64>())
             .collect();
         let value = a.iter().zip(&y).map(|(a, y)| a * y).sum();
         let variance: f64 = a.iter().zip(&var).map(|(a, v)| a * a * v).sum();

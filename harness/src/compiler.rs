@@ -134,12 +134,22 @@ impl Compiler {
         extra: &[&str],
     ) -> Result<(), CompileError> {
         let mut args: Vec<&std::ffi::OsStr> = extra.iter().map(|s| s.as_ref()).collect();
-        args.extend(["-c".as_ref(), source.as_os_str(), "-o".as_ref(), object.as_os_str()]);
+        args.extend([
+            "-c".as_ref(),
+            source.as_os_str(),
+            "-o".as_ref(),
+            object.as_os_str(),
+        ]);
         self.run(&args, source, source.parent().unwrap_or(Path::new(".")))
     }
 
     /// Compile and link sources and objects into an executable.
-    pub fn build(&self, inputs: &[PathBuf], exe: &Path, extra: &[&str]) -> Result<(), CompileError> {
+    pub fn build(
+        &self,
+        inputs: &[PathBuf],
+        exe: &Path,
+        extra: &[&str],
+    ) -> Result<(), CompileError> {
         let mut args: Vec<&std::ffi::OsStr> = extra.iter().map(|s| s.as_ref()).collect();
         args.extend(inputs.iter().map(|p| p.as_os_str()));
         args.extend(["-o".as_ref(), exe.as_os_str()]);
@@ -177,10 +187,15 @@ mod path_tests {
             return;
         };
         let d = tempfile::tempdir_in(".").unwrap();
-        let rel = d.path().strip_prefix(std::env::current_dir().unwrap()).unwrap().to_path_buf();
+        let rel = d
+            .path()
+            .strip_prefix(std::env::current_dir().unwrap())
+            .unwrap()
+            .to_path_buf();
         std::fs::write(rel.join("p.f"), "      PRINT *, 'HI'\n      END\n").unwrap();
         let out = tempfile::tempdir().unwrap();
-        c.build(&[rel.join("p.f")], &out.path().join("p"), &[]).unwrap();
+        c.build(&[rel.join("p.f")], &out.path().join("p"), &[])
+            .unwrap();
         assert!(out.path().join("p").exists());
     }
 }

@@ -20,9 +20,11 @@ pub fn machine_info() -> MachineInfo {
         .unwrap_or_else(|| "unknown CPU".to_string());
     let os_name = read_trimmed("/etc/os-release")
         .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("PRETTY_NAME="))
-                .map(|l| l.trim_start_matches("PRETTY_NAME=").trim_matches('"').to_string())
+            s.lines().find(|l| l.starts_with("PRETTY_NAME=")).map(|l| {
+                l.trim_start_matches("PRETTY_NAME=")
+                    .trim_matches('"')
+                    .to_string()
+            })
         })
         .unwrap_or_else(|| std::env::consts::OS.to_string());
     let kernel = read_trimmed("/proc/sys/kernel/osrelease").unwrap_or_default();
@@ -69,7 +71,10 @@ mod tests {
             arch: String::new(),
         };
         let s = machine_slug(&m);
-        assert!(s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'), "{s}");
+        assert!(
+            s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'),
+            "{s}"
+        );
         assert!(s.ends_with("-2c"));
     }
 }

@@ -191,7 +191,12 @@ mod tests {
 
     #[test]
     fn feeds_standard_input() {
-        let out = run_limited(&mut Command::new("cat"), Duration::from_secs(10), Some(b"hi\n")).unwrap();
+        let out = run_limited(
+            &mut Command::new("cat"),
+            Duration::from_secs(10),
+            Some(b"hi\n"),
+        )
+        .unwrap();
         assert_eq!(out.stdout, "hi\n");
     }
 }
@@ -212,10 +217,7 @@ impl CpuUsage {
 }
 
 /// Run `cmd` under `limit` like [`run_limited`], and also return the CPU time of that process.
-pub fn run_measured(
-    cmd: &mut Command,
-    limit: Duration,
-) -> Result<(RunOutput, CpuUsage), RunError> {
+pub fn run_measured(cmd: &mut Command, limit: Duration) -> Result<(RunOutput, CpuUsage), RunError> {
     let program = program_name(cmd);
     let start = Instant::now();
     let mut child = cmd
@@ -286,7 +288,10 @@ mod measured_tests {
     #[test]
     fn cpu_time_of_a_busy_child_is_counted_and_a_sleeping_one_is_not() {
         let (out, cpu) = run_measured(
-            Command::new("sh").args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done"]),
+            Command::new("sh").args([
+                "-c",
+                "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done",
+            ]),
             Duration::from_secs(60),
         )
         .unwrap();
@@ -294,13 +299,15 @@ mod measured_tests {
         assert_eq!(out.stdout.trim(), "done");
         assert!(cpu.total_s() > 0.0);
         assert!(cpu.total_s() <= out.wall.as_secs_f64() * 1.1 + 0.01);
-        let (_, idle) = run_measured(Command::new("sleep").arg("0.3"), Duration::from_secs(10)).unwrap();
+        let (_, idle) =
+            run_measured(Command::new("sleep").arg("0.3"), Duration::from_secs(10)).unwrap();
         assert!(idle.total_s() < 0.1);
     }
 
     #[test]
     fn measured_runs_are_killed_past_their_limit() {
-        let e = run_measured(Command::new("sleep").arg("30"), Duration::from_millis(200)).unwrap_err();
+        let e =
+            run_measured(Command::new("sleep").arg("30"), Duration::from_millis(200)).unwrap_err();
         assert!(matches!(e, RunError::TimedOut { .. }));
     }
 }

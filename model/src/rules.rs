@@ -496,7 +496,9 @@ pub fn count_branch_misses(
         return OpCounts::new();
     }
     let taken = taken.min(executions);
-    let misses = taken.min(executions - taken).min(changes.unwrap_or(u64::MAX));
+    let misses = taken
+        .min(executions - taken)
+        .min(changes.unwrap_or(u64::MAX));
     OpCounts::one(Param::BMIS).scaled(misses)
 }
 
@@ -696,13 +698,28 @@ mod tests {
 
     #[test]
     fn branch_misses_are_the_minority_outcome() {
-        assert_eq!(count_branch_misses(100, 30, None, true).get(Param::BMIS), 30);
-        assert_eq!(count_branch_misses(100, 90, None, true).get(Param::BMIS), 10);
+        assert_eq!(
+            count_branch_misses(100, 30, None, true).get(Param::BMIS),
+            30
+        );
+        assert_eq!(
+            count_branch_misses(100, 90, None, true).get(Param::BMIS),
+            10
+        );
         assert!(count_branch_misses(100, 0, None, true).is_empty());
-        assert!(count_branch_misses(5, 9, None, true).is_empty(), "inconsistent counts give no misses");
-        assert!(count_branch_misses(100, 50, None, false).is_empty(), "scalar conditions are learned");
+        assert!(
+            count_branch_misses(5, 9, None, true).is_empty(),
+            "inconsistent counts give no misses"
+        );
+        assert!(
+            count_branch_misses(100, 50, None, false).is_empty(),
+            "scalar conditions are learned"
+        );
         // Long runs of one outcome (sorted data) change rarely: few misses.
-        assert_eq!(count_branch_misses(100, 50, Some(2), true).get(Param::BMIS), 2);
+        assert_eq!(
+            count_branch_misses(100, 50, Some(2), true).get(Param::BMIS),
+            2
+        );
         let a = Operand::local("A", Type::Real);
         assert!(reads_array(&Expr::compare(
             RelOp::Le,

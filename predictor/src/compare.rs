@@ -66,7 +66,13 @@ impl ProgramComparison {
             .map(|(i, _)| i)
     }
     pub fn predicted_fastest(&self) -> Option<usize> {
-        Self::fastest(&self.predicted_s.iter().map(|t| Some(*t)).collect::<Vec<_>>())
+        Self::fastest(
+            &self
+                .predicted_s
+                .iter()
+                .map(|t| Some(*t))
+                .collect::<Vec<_>>(),
+        )
     }
     pub fn measured_fastest(&self) -> Option<usize> {
         if self.measured_s.iter().any(Option::is_none) {
@@ -84,7 +90,11 @@ fn counts(stats: &ProgramStats) -> &OpCounts {
         .unwrap_or(&stats.total.static_counts)
 }
 
-pub fn compare_program(stats: &ProgramStats, systems: &[System], measured: Vec<Option<f64>>) -> ProgramComparison {
+pub fn compare_program(
+    stats: &ProgramStats,
+    systems: &[System],
+    measured: Vec<Option<f64>>,
+) -> ProgramComparison {
     ProgramComparison {
         program: stats.program.clone(),
         predicted_s: systems
@@ -110,7 +120,7 @@ pub struct TimeDistribution {
 pub fn time_distribution(stats: &ProgramStats, systems: &[System]) -> TimeDistribution {
     let c = counts(stats);
     let mut top: Vec<(Param, u64)> = c.params.iter().map(|(p, n)| (*p, *n)).collect();
-    top.sort_by(|a, b| b.1.cmp(&a.1));
+    top.sort_by_key(|t| std::cmp::Reverse(t.1));
     top.truncate(10);
     let params: Vec<Param> = top.iter().map(|(p, _)| *p).collect();
     let fractions: Vec<Vec<f64>> = systems
@@ -133,7 +143,12 @@ pub fn time_distribution(stats: &ProgramStats, systems: &[System]) -> TimeDistri
         .map(|s| {
             (0..params.len())
                 .map(|j| {
-                    let logs: Vec<f64> = fractions.iter().map(|f| f[j]).filter(|v| *v > 0.0).map(f64::ln).collect();
+                    let logs: Vec<f64> = fractions
+                        .iter()
+                        .map(|f| f[j])
+                        .filter(|v| *v > 0.0)
+                        .map(f64::ln)
+                        .collect();
                     if logs.len() < 2 {
                         return false;
                     }
@@ -223,16 +238,27 @@ mod tests {
 
     #[test]
     fn ratios_against_the_reference() {
-        let s = [sys("a", &[(Param::ARSL, 2.0)]), sys("b", &[(Param::ARSL, 1.0)])];
+        let s = [
+            sys("a", &[(Param::ARSL, 2.0)]),
+            sys("b", &[(Param::ARSL, 1.0)]),
+        ];
         let rows = normalized(&s, 0);
         let r = rows.iter().find(|r| r.mnemonic == Param::ARSL).unwrap();
         assert_eq!(r.ratios, vec![Some(1.0), Some(0.5)]);
-        assert!(rows.iter().find(|r| r.mnemonic == Param::DRSL).unwrap().ratios[1].is_none());
+        assert!(rows
+            .iter()
+            .find(|r| r.mnemonic == Param::DRSL)
+            .unwrap()
+            .ratios[1]
+            .is_none());
     }
 
     #[test]
     fn predicted_and_measured_winner() {
-        let s = [sys("slow", &[(Param::ARSL, 2.0)]), sys("fast", &[(Param::ARSL, 1.0)])];
+        let s = [
+            sys("slow", &[(Param::ARSL, 2.0)]),
+            sys("fast", &[(Param::ARSL, 1.0)]),
+        ];
         let mut c = OpCounts::new();
         c.add(Param::ARSL, 1_000_000_000);
         let pc = compare_program(&stats(c), &s, vec![Some(2.1), Some(0.9)]);

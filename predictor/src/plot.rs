@@ -30,14 +30,23 @@ const COLORS: [RGBColor; 6] = [
 
 /// Predicted vs real seconds, one labelled point per program, with the diagonal and the
 /// ±10 % band.
-pub fn predicted_vs_real(points: &[(String, f64, f64)], title: &str, path: &Path) -> Result<(), PlotError> {
+pub fn predicted_vs_real(
+    points: &[(String, f64, f64)],
+    title: &str,
+    path: &Path,
+) -> Result<(), PlotError> {
     let e = err(path);
     let finite: Vec<f64> = points
         .iter()
         .flat_map(|(_, p, r)| [*p, *r])
         .filter(|v| v.is_finite() && *v > 0.0)
         .collect();
-    let lo = finite.iter().cloned().fold(f64::INFINITY, f64::min).min(1.0) / 1.5;
+    let lo = finite
+        .iter()
+        .cloned()
+        .fold(f64::INFINITY, f64::min)
+        .min(1.0)
+        / 1.5;
     let hi = finite.iter().cloned().fold(0.0, f64::max).max(lo * 10.0) * 1.5;
     let root = SVGBackend::new(path, (640, 600)).into_drawing_area();
     root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
@@ -76,11 +85,16 @@ pub fn predicted_vs_real(points: &[(String, f64, f64)], title: &str, path: &Path
         }
     }
     chart
-        .draw_series(points.iter().filter(|(_, p, r)| *p > 0.0 && *r > 0.0).map(|(name, p, r)| {
-            EmptyElement::at((*r, *p))
-                + Circle::new((0, 0), 4, COLORS[0].filled())
-                + Text::new(name.clone(), (6, -12), ("sans-serif", 12))
-        }))
+        .draw_series(
+            points
+                .iter()
+                .filter(|(_, p, r)| *p > 0.0 && *r > 0.0)
+                .map(|(name, p, r)| {
+                    EmptyElement::at((*r, *p))
+                        + Circle::new((0, 0), 4, COLORS[0].filled())
+                        + Text::new(name.clone(), (6, -12), ("sans-serif", 12))
+                }),
+        )
         .map_err(|x| e(x.to_string()))?;
     chart
         .configure_series_labels()
@@ -177,7 +191,10 @@ mod tests {
         normalized_chart(
             "r",
             &["ARSL".into(), "MRSL".into()],
-            &[("x".into(), vec![Some(1.0), Some(1.0)]), ("y".into(), vec![Some(0.5), None])],
+            &[
+                ("x".into(), vec![Some(1.0), Some(1.0)]),
+                ("y".into(), vec![Some(0.5), None]),
+            ],
             &q,
         )
         .unwrap();

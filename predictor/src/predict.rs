@@ -83,13 +83,16 @@ fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
         .collect()
 }
 
+/// One latency parameter's share of a loop's wait: (parameter, executions, time ns, std dev ns).
+type WaitRow = (Param, f64, f64, f64);
+
 /// The time a loop's recurrence adds beyond its operations' summed cost (rule 14): a loop runs
 /// at least as long as `iterations` times its longest recurrence. Returns the latency rows of
 /// that recurrence scaled to the excess, and the excess's variance (ns^2).
 fn loop_excess(
     l: &LoopStats,
     table: &BTreeMap<Param, (f64, f64, usize)>,
-) -> Option<(Vec<(Param, f64, f64, f64)>, f64)> {
+) -> Option<(Vec<WaitRow>, f64)> {
     let n = l.iterations? as f64;
     let body = l.body_counts.as_ref()?;
     let thr: f64 = body
@@ -120,7 +123,12 @@ fn loop_excess(
         .map(|(p, &c)| {
             let (v, se, _) = table[p];
             var += (n * c as f64 * se * share).powi(2);
-            (*p, n * c as f64, n * c as f64 * v * share, n * c as f64 * se * share)
+            (
+                *p,
+                n * c as f64,
+                n * c as f64 * v * share,
+                n * c as f64 * se * share,
+            )
         })
         .collect();
     Some((rows, var))
@@ -226,7 +234,12 @@ fn part_counts(p: &PartStats) -> &OpCounts {
 pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
     let dynamic = stats.total.dynamic_counts.is_some();
     let all_loops: Vec<&LoopStats> = stats.loops.iter().collect();
-    let total = predict_part(&stats.program, part_counts(&stats.total), &all_loops, machine);
+    let total = predict_part(
+        &stats.program,
+        part_counts(&stats.total),
+        &all_loops,
+        machine,
+    );
     let mut warnings = Vec::new();
     if !dynamic {
         warnings.push(
@@ -263,14 +276,19 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
         program: stats.program.clone(),
         source_sha256: stats.source_sha256.clone(),
         machine: machine.machine.cpu_model.clone(),
-        compiler: format!("{} {}", machine.compiler.path, machine.compiler.flags.join(" ")),
+        compiler: format!(
+            "{} {}",
+            machine.compiler.path,
+            machine.compiler.flags.join(" ")
+        ),
         counts: if dynamic { "dynamic" } else { "static" }.to_string(),
         total,
         units: stats
             .units
             .iter()
             .map(|u| {
-                let loops: Vec<&LoopStats> = stats.loops.iter().filter(|l| l.unit == u.name).collect();
+                let loops: Vec<&LoopStats> =
+                    stats.loops.iter().filter(|l| l.unit == u.name).collect();
                 predict_part(&u.name, part_counts(u), &loops, machine)
             })
             .collect(),
@@ -340,7 +358,13 @@ pub fn prediction_markdown(p: &Prediction) -> String {
     for r in &p.total.rows {
         s.push_str(&format!(
             "| {} | {} | {:.0} | {:.4} | {:.4} | {:.4} | {:.2e} |\n",
-            r.mnemonic, r.operation, r.times_executed, r.count_fraction, r.time_s, r.time_fraction, r.std_dev_s
+            r.mnemonic,
+            r.operation,
+            r.times_executed,
+            r.count_fraction,
+            r.time_s,
+            r.time_fraction,
+            r.std_dev_s
         ));
     }
     if !p.units.is_empty() {
@@ -461,7 +485,12 @@ mod tests {
         };
         let p = predict_part("U", &body, &[&l], &m);
         assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
-        let wait: f64 = p.rows.iter().filter(|r| r.operation.starts_with("wait")).map(|r| r.time_s).sum();
+        let wait: f64 = p
+            .rows
+            .iter()
+            .filter(|r| r.operation.starts_with("wait"))
+            .map(|r| r.time_s)
+            .sum();
         assert!((wait * 1e9 - 300.0).abs() < 1e-6);
         // A recurrence shorter than the throughput cost adds nothing.
         let mut fast = l.clone();

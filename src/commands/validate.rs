@@ -1,7 +1,9 @@
 //! `opcost validate`: predicted against real run times (seed 004 tables 6.1 and 7.2).
 
 use anyhow::{bail, Result};
-use predictor::validate::{summarize, validate_program, validation_csv, ProgramValidation, ValidateOptions};
+use predictor::validate::{
+    summarize, validate_program, validation_csv, ProgramValidation, ValidateOptions,
+};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -141,7 +143,10 @@ fn print_table(rows: &[ProgramValidation]) {
         s.mean_error_percent, s.mean_abs_error_percent, s.rms_error_percent
     );
     // Where is a prediction off? Units by predicted vs measured self time (gprof).
-    for r in rows.iter().filter(|r| r.error_percent.abs() > 10.0 && !r.units.is_empty()) {
+    for r in rows
+        .iter()
+        .filter(|r| r.error_percent.abs() > 10.0 && !r.units.is_empty())
+    {
         let mut u = Table::new();
         u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
         u.set_titles(row!["Unit", r->"Predicted (s)", r->"Measured self (s)", r->"Difference (s)", "Top predicted operations"]);
