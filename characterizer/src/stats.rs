@@ -55,31 +55,36 @@ pub fn summarize(values: &[f64], stat: Statistic) -> Measured {
         f64::INFINITY
     };
     let se = (var / n as f64).sqrt();
-    let mut sorted = values.to_vec();
-    sorted.sort_by(|a, b| a.total_cmp(b));
     match stat {
         Statistic::Mean => Measured {
             value: mean,
             std_error: se,
             n,
         },
-        Statistic::Median => {
-            let med = if n % 2 == 1 {
-                sorted[n / 2]
-            } else {
-                (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-            };
-            Measured {
-                value: med,
-                std_error: 1.2533 * se,
-                n,
-            }
-        }
+        Statistic::Median => Measured {
+            value: median(values),
+            std_error: 1.2533 * se,
+            n,
+        },
         Statistic::Min => Measured {
-            value: sorted[0],
+            value: values.iter().cloned().fold(f64::INFINITY, f64::min),
             std_error: se,
             n,
         },
+    }
+}
+
+/// The median of a sample (NaN when empty).
+pub fn median(values: &[f64]) -> f64 {
+    let mut s = values.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let n = s.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
     }
 }
 

@@ -12,4 +12,4 @@ pub mod run;
 pub use compiler::{CompileError, Compiler, CompilerError};
 pub use files::write_atomic;
 pub use host::{machine_info, machine_slug};
-pub use run::{run_limited, run_measured, run_streaming, CpuUsage, RunError, RunOutput};
+pub use run::{run_limited, run_streaming, CpuUsage, RunError, RunOutput};

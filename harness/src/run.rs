@@ -28,6 +28,9 @@ pub struct RunOutput {
     pub stdout: String,
     pub stderr: String,
     pub wall: Duration,
+    /// CPU time of the process itself (wait4's accounting of that one child, so concurrent
+    /// children of the same parent do not mix in; seed 003 section 2.1).
+    pub cpu: CpuUsage,
 }
 
 impl RunOutput {
@@ -132,27 +135,41 @@ pub fn run_streaming(
         return Err(e);
     }
     let _ = reader.join();
-    // Output is closed; the process is ending. Wait for it, still under the limit.
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break s,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(RunError::TimedOut {
-                    program,
-                    limit_s: limit.as_secs_f64(),
-                });
-            }
+    // Output is closed; the process is ending. Reap it, still under the limit, with its CPU time.
+    let pid = child.id() as libc::pid_t;
+    let (status, usage, wall) = loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: rusage is plain data; wait4 fills it for our own child `pid`.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break (status, usage, start.elapsed());
         }
+        if r < 0 {
+            let source = std::io::Error::last_os_error();
+            return Err(RunError::Spawn { program, source });
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(RunError::TimedOut {
+                program,
+                limit_s: limit.as_secs_f64(),
+            });
+        }
+        std::thread::sleep(Duration::from_micros(500));
     };
-    let stderr = err_reader.join().unwrap_or_default();
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    use std::os::unix::process::ExitStatusExt;
     Ok(RunOutput {
-        status,
+        status: ExitStatus::from_raw(status),
         stdout,
-        stderr,
-        wall: start.elapsed(),
+        stderr: err_reader.join().unwrap_or_default(),
+        wall,
+        cpu: CpuUsage {
+            user_s: tv(usage.ru_utime),
+            system_s: tv(usage.ru_stime),
+        },
     })
 }
 
@@ -201,9 +218,7 @@ mod tests {
     }
 }
 
-/// CPU time a finished child used, from the kernel's accounting of that one process (wait4),
-/// so concurrent children of the same parent do not mix in (seed 003 section 2.1: CPU time
-/// next to wall time).
+/// CPU time a finished child used.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CpuUsage {
     pub user_s: f64,
@@ -216,98 +231,32 @@ impl CpuUsage {
     }
 }
 
-/// Run `cmd` under `limit` like [`run_limited`], and also return the CPU time of that process.
-pub fn run_measured(cmd: &mut Command, limit: Duration) -> Result<(RunOutput, CpuUsage), RunError> {
-    let program = program_name(cmd);
-    let start = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|source| RunError::Spawn {
-            program: program.clone(),
-            source,
-        })?;
-    let mut out_pipe = child.stdout.take().expect("piped stdout");
-    let mut err_pipe = child.stderr.take().expect("piped stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out_pipe.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err_pipe.read_to_string(&mut s);
-        s
-    });
-    let pid = child.id() as libc::pid_t;
-    let deadline = start + limit;
-    let (status, usage, wall) = loop {
-        let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data; wait4 fills it for our own child `pid`.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            break (status, usage, start.elapsed());
-        }
-        if r < 0 {
-            let e = std::io::Error::last_os_error();
-            return Err(RunError::Spawn { program, source: e });
-        }
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(RunError::TimedOut {
-                program,
-                limit_s: limit.as_secs_f64(),
-            });
-        }
-        std::thread::sleep(Duration::from_micros(500));
-    };
-    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    use std::os::unix::process::ExitStatusExt;
-    Ok((
-        RunOutput {
-            status: ExitStatus::from_raw(status),
-            stdout: out_reader.join().unwrap_or_default(),
-            stderr: err_reader.join().unwrap_or_default(),
-            wall,
-        },
-        CpuUsage {
-            user_s: tv(usage.ru_utime),
-            system_s: tv(usage.ru_stime),
-        },
-    ))
-}
-
 #[cfg(test)]
-mod measured_tests {
+mod cpu_tests {
     use super::*;
 
     #[test]
     fn cpu_time_of_a_busy_child_is_counted_and_a_sleeping_one_is_not() {
-        let (out, cpu) = run_measured(
+        let out = run_limited(
             Command::new("sh").args([
                 "-c",
                 "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done",
             ]),
             Duration::from_secs(60),
+            None,
         )
         .unwrap();
         assert!(out.success());
         assert_eq!(out.stdout.trim(), "done");
-        assert!(cpu.total_s() > 0.0);
-        assert!(cpu.total_s() <= out.wall.as_secs_f64() * 1.1 + 0.01);
-        let (_, idle) =
-            run_measured(Command::new("sleep").arg("0.3"), Duration::from_secs(10)).unwrap();
+        assert!(out.cpu.total_s() > 0.0);
+        assert!(out.cpu.total_s() <= out.wall.as_secs_f64() * 1.1 + 0.01);
+        let idle = run_limited(
+            Command::new("sleep").arg("0.3"),
+            Duration::from_secs(10),
+            None,
+        )
+        .unwrap()
+        .cpu;
         assert!(idle.total_s() < 0.1);
-    }
-
-    #[test]
-    fn measured_runs_are_killed_past_their_limit() {
-        let e =
-            run_measured(Command::new("sleep").arg("30"), Duration::from_millis(200)).unwrap_err();
-        assert!(matches!(e, RunError::TimedOut { .. }));
     }
 }

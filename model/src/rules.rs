@@ -117,6 +117,23 @@ pub fn argument_param(t: Type) -> Option<Param> {
     }
 }
 
+/// Rule 4: which power a `base ** exponent` is.
+fn power_operation(base: &Expr, exponent: &Expr) -> Operation {
+    match (base.ty(), exponent.ty()) {
+        (Type::Integer, Type::Integer) => {
+            let two =
+                matches!(exponent.unparen(), Expr::Constant { text, .. } if text.trim() == "2");
+            if two {
+                Operation::PowerInteger
+            } else {
+                Operation::PowerGeneral
+            }
+        }
+        (_, Type::Integer) => Operation::PowerInteger,
+        _ => Operation::PowerGeneral,
+    }
+}
+
 /// The counts of evaluating an expression (rules 2-9).
 pub fn count_expr(e: &Expr) -> OpCounts {
     let mut c = OpCounts::new();
@@ -163,21 +180,7 @@ fn expr_into(e: &Expr, in_subscript: bool, c: &mut OpCounts) {
                 ArithOp::Add | ArithOp::Sub => add_op(c, Operation::Add, t, global),
                 ArithOp::Mul => add_op(c, Operation::Multiply, t, global),
                 ArithOp::Div => add_op(c, Operation::Divide, t, global),
-                ArithOp::Pow => {
-                    let power = match (lhs.ty(), rhs.ty()) {
-                        (Type::Integer, Type::Integer) => {
-                            let two = matches!(rhs.unparen(), Expr::Constant { text, .. } if text.trim() == "2");
-                            if two {
-                                Operation::PowerInteger
-                            } else {
-                                Operation::PowerGeneral
-                            }
-                        }
-                        (_, Type::Integer) => Operation::PowerInteger,
-                        _ => Operation::PowerGeneral,
-                    };
-                    add_op(c, power, t, global)
-                }
+                ArithOp::Pow => add_op(c, power_operation(lhs, rhs), t, global),
             }
         }
         Expr::Compare { lhs, rhs, .. } => {
@@ -431,18 +434,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
                 ArithOp::Add | ArithOp::Sub => Some(Operation::Add),
                 ArithOp::Mul => Some(Operation::Multiply),
                 ArithOp::Div => Some(Operation::Divide),
-                ArithOp::Pow => Some(match (lhs.ty(), rhs.ty()) {
-                    (Type::Integer, Type::Integer) => {
-                        let two = matches!(rhs.unparen(), Expr::Constant { text, .. } if text.trim() == "2");
-                        if two {
-                            Operation::PowerInteger
-                        } else {
-                            Operation::PowerGeneral
-                        }
-                    }
-                    (_, Type::Integer) => Operation::PowerInteger,
-                    _ => Operation::PowerGeneral,
-                }),
+                ArithOp::Pow => Some(power_operation(lhs, rhs)),
                 ArithOp::Concat => None,
             };
             let mut c = below;

@@ -7,6 +7,7 @@
 
 use crate::predict::{predict, Prediction};
 use analyzer::{AnalyzeOptions, RunSpec};
+use characterizer::stats::median;
 use harness::Compiler;
 use model::characterization::Characterization;
 use serde::{Deserialize, Serialize};
@@ -120,19 +121,6 @@ pub fn summarize(rows: &[ProgramValidation]) -> ValidationSummary {
     }
 }
 
-fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(|a, b| a.total_cmp(b));
-    let n = s.len();
-    if n == 0 {
-        f64::NAN
-    } else if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    }
-}
-
 fn program_name(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -169,13 +157,12 @@ pub fn time_runs(
     let mut cpu = Vec::new();
     let mut wall = Vec::new();
     for _ in 0..runs {
-        let (out, usage) =
-            harness::run_measured(&mut Command::new(exe), limit).map_err(|error| {
-                ValidateError::Run {
-                    program: program.to_string(),
-                    error,
-                }
-            })?;
+        let out = harness::run_limited(&mut Command::new(exe), limit, None).map_err(|error| {
+            ValidateError::Run {
+                program: program.to_string(),
+                error,
+            }
+        })?;
         if !out.success() {
             return Err(ValidateError::Failed {
                 program: program.to_string(),
@@ -183,7 +170,7 @@ pub fn time_runs(
                 stderr: out.stderr,
             });
         }
-        cpu.push(usage.total_s());
+        cpu.push(out.cpu.total_s());
         wall.push(out.wall.as_secs_f64());
     }
     Ok((cpu, wall))
