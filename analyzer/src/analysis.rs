@@ -116,8 +116,11 @@ fn sub(a: &Mult, b: &Mult) -> Mult {
 /// Lowering of syntax to the model's typed expressions, within one unit.
 struct Lower<'a> {
     sym: &'a Symbols,
-    /// Statement-function dummies being substituted.
+    /// Statement-function dummies being substituted, innermost last.
     subst: Vec<HashMap<String, Expr>>,
+    /// Statement functions being substituted: a recursive reference (not Fortran 77, but
+    /// found by fuzzing to blow up exponentially) is counted as a call instead.
+    active: Vec<String>,
     warnings: Vec<String>,
     /// The last assignment `counts_of` lowered.
     assigned: Option<(Expr, Expr)>,
@@ -201,10 +204,9 @@ impl<'a> Lower<'a> {
                 }
             }
             SExpr::Name(n) => {
-                for scope in self.subst.iter().rev() {
-                    if let Some(v) = scope.get(n) {
-                        return v.clone();
-                    }
+                // A statement function's body sees its own dummies only.
+                if let Some(v) = self.subst.last().and_then(|scope| scope.get(n)) {
+                    return v.clone();
                 }
                 if self.sym.get(n).is_some_and(|s| s.parameter.is_some()) {
                     return Expr::Constant {
@@ -264,7 +266,7 @@ impl<'a> Lower<'a> {
 
     /// `name(args)`: array element, statement function, substring, intrinsic or function.
     fn apply(&mut self, n: &str, args: &[Arg]) -> Expr {
-        let shadowed = self.subst.iter().any(|s| s.contains_key(n));
+        let shadowed = self.subst.last().is_some_and(|s| s.contains_key(n));
         let table: &'a Symbols = self.sym;
         let none = crate::symbols::Symbol::default();
         let sym = table.get(n).unwrap_or(&none);
@@ -277,7 +279,7 @@ impl<'a> Lower<'a> {
         }
         if let Some((dummies, body)) = &sym.statement_function {
             // Substitute: a statement function costs its body's operations, not a call.
-            if self.subst.len() < 16 {
+            if self.active.len() < 16 && !self.active.iter().any(|a| a == n) {
                 let actual = self.args(args);
                 let scope = dummies
                     .iter()
@@ -288,7 +290,9 @@ impl<'a> Lower<'a> {
                     }))
                     .collect();
                 self.subst.push(scope);
+                self.active.push(n.to_string());
                 let v = self.expr(body);
+                self.active.pop();
                 self.subst.pop();
                 return Expr::Paren(Box::new(v));
             }
@@ -640,6 +644,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
     let mut lw = Lower {
         sym: &sym,
         subst: Vec::new(),
+        active: Vec::new(),
         warnings: Vec::new(),
         assigned: None,
         data_dependent: false,

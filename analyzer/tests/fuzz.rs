@@ -166,3 +166,17 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         assert_eq!(prog.skipped, 1);
     }
 }
+
+#[test]
+fn recursive_statement_functions_do_not_blow_up() {
+    // Found by fuzzing: `F(A) = F(A) + F(A) + F(A)` doubled memory at every level.
+    let text = "      F(A) = F(A) + F(A) + F(A) + F(A)\n      G(B) = F(B) * F(B) + G(B)\n      X = G(Y) + F(Y)\n      END\n";
+    let prog = analysis::analyze(vec![source::split("rec.f", 0, text, 72)]);
+    assert_eq!(prog.skipped, 0);
+    let total: u64 = prog
+        .stmts
+        .iter()
+        .map(|s| s.static_counts.total_characterized())
+        .sum();
+    assert!(total < 1000, "{total}");
+}
