@@ -25,6 +25,8 @@ struct Cli {
 enum Command {
     /// Measure the cost of each abstract operation on this machine and compiler
     Characterize(commands::characterize::Args),
+    /// Print a characterization's parameter table
+    Show(commands::characterize::ShowArgs),
     /// Predict a program's run time on a characterized machine (T = sum of counts x costs)
     Predict(commands::predict::Args),
     /// Check predictions against real runs of the sample programs (or others)
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Characterize(a) => commands::characterize::run(a),
+        Command::Show(a) => commands::characterize::show(a),
         Command::Predict(a) => commands::predict::run(a),
         Command::Validate(a) => commands::validate::run(a),
         Command::Compare(a) => commands::compare::run(a),

@@ -113,6 +113,31 @@ fn quick_characterization_of_a_few_regions_is_sane() {
         csv.lines().count(),
         1 + doc["parameters"].as_array().unwrap().len()
     );
+    // The same table lies beside the JSON, and `opcost show` prints and exports it.
+    assert_eq!(
+        std::fs::read_to_string(out.with_extension("csv")).unwrap(),
+        csv
+    );
+    let shown = Command::cargo_bin("opcost")
+        .unwrap()
+        .arg("show")
+        .arg(&out)
+        .args(["--csv", "-"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8_lossy(&shown), csv);
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .arg("show")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "Region 1: real single, local operands",
+        ));
 }
 
 #[test]

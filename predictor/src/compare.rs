@@ -3,7 +3,7 @@
 //! beside the measured one (table 7.1), and where each program's time goes on each system
 //! (table 7.3).
 
-use crate::predict::predict_counts;
+use crate::predict::predict;
 use model::characterization::Characterization;
 use model::{OpCounts, Param, ProgramStats};
 use serde::{Deserialize, Serialize};
@@ -99,7 +99,7 @@ pub fn compare_program(
         program: stats.program.clone(),
         predicted_s: systems
             .iter()
-            .map(|s| predict_counts(&stats.program, counts(stats), &s.machine).seconds())
+            .map(|s| predict(stats, &s.machine).total.seconds())
             .collect(),
         measured_s: measured,
     }
@@ -126,7 +126,7 @@ pub fn time_distribution(stats: &ProgramStats, systems: &[System]) -> TimeDistri
     let fractions: Vec<Vec<f64>> = systems
         .iter()
         .map(|s| {
-            let pred = predict_counts(&stats.program, c, &s.machine);
+            let pred = predict(stats, &s.machine).total;
             params
                 .iter()
                 .map(|p| {

@@ -9,6 +9,48 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// `opcost show`: print a characterization's parameter table (and export it).
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  opcost show results/<machine>--gfortran-O0.json
+  opcost show results/<machine>--gfortran-O0.json --csv -")]
+pub struct ShowArgs {
+    /// A characterization (from `opcost characterize`)
+    #[arg(value_name = "RESULT.json")]
+    file: PathBuf,
+    /// Write the parameter table as CSV ("-" for stdout)
+    #[arg(long, value_name = "FILE")]
+    csv: Option<String>,
+}
+
+pub fn show(a: ShowArgs) -> Result<()> {
+    let c = load(&a.file)?;
+    if let Some(csv) = &a.csv {
+        crate::commands::write_output(csv, c.parameters_csv()?.as_bytes())?;
+        if csv == "-" {
+            return Ok(());
+        }
+    }
+    println!(
+        "{} with {} {} ({}), {}{}",
+        c.machine.cpu_model,
+        c.compiler.path,
+        c.compiler.flags.join(" "),
+        c.compiler.version,
+        c.date,
+        if c.complete {
+            ""
+        } else {
+            " — INCOMPLETE: resume it"
+        }
+    );
+    print_report(&c);
+    if let Some(x) = &c.xray {
+        print!("\n{}", crate::commands::xray::render(x));
+    }
+    Ok(())
+}
+
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   opcost characterize                       # full run, gfortran -O0, into results/
@@ -238,6 +280,10 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(x) = &result.xray {
         print!("\n{}", crate::commands::xray::render(x));
     }
+    // The parameter table as CSV beside the JSON (shared/design.md, Files), and where asked.
+    let beside = out.with_extension("csv");
+    harness::write_atomic(&beside, result.parameters_csv()?.as_bytes())
+        .with_context(|| format!("cannot write {}", beside.display()))?;
     if let Some(csv) = &a.export_csv {
         crate::commands::write_output(csv, result.parameters_csv()?.as_bytes())?;
     }
