@@ -74,19 +74,7 @@ pub fn summarize(values: &[f64], stat: Statistic) -> Measured {
     }
 }
 
-/// The median of a sample (NaN when empty).
-pub fn median(values: &[f64]) -> f64 {
-    let mut s = values.to_vec();
-    s.sort_by(|a, b| a.total_cmp(b));
-    let n = s.len();
-    if n == 0 {
-        f64::NAN
-    } else if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    }
-}
+pub use model::estimate::median;
 
 /// An [`Estimate`] with a 90 % interval from a measured value.
 pub fn to_estimate(m: Measured) -> Estimate {

@@ -56,18 +56,7 @@ pub struct Timing {
     pub seconds: f64,
 }
 
-fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n == 0 {
-        f64::NAN
-    } else if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    }
-}
+use model::estimate::median;
 
 impl Timing {
     /// Recompute the statistics from the samples (seed 003 section 2.1).
