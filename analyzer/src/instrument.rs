@@ -350,10 +350,17 @@ pub struct Instrumented {
 
 /// Write the counted copy of a program: one counter per probe, dumped at every STOP and at
 /// the END of the main program.
-/// IFs on array data whose outcome changes are counted (rule 15): `(statement, first slot)`.
-/// Each has three counter slots after the probes: this evaluation's outcome, the previous
-/// one's, and the number of changes between consecutive evaluations (what a predictor that
-/// guesses "same as last time" misses).
+/// Counter slots per IF on array data (rule 15): this evaluation's outcome, the branch's
+/// history of its last four outcomes, its simulated misses, and sixteen 2-bit counters.
+pub const BRANCH_SLOTS: usize = 19;
+/// Offset of the simulated misses among an IF's slots.
+pub const BRANCH_MISSES: usize = 2;
+
+/// IFs on array data whose outcomes feed a simulated branch predictor (rule 15):
+/// `(statement, first slot)`. Each has [`BRANCH_SLOTS`] counter slots after the probes. The
+/// predictor is a per-branch two-level one (four outcomes of local history indexing 2-bit
+/// saturating counters): it learns runs and short patterns, as hardware does, and misses
+/// independent outcomes, so its misses stand in for the real predictor's.
 pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
     let base = prog.probes.len();
     prog.stmts
@@ -364,14 +371,29 @@ pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
                 && matches!(st.stmt, Some(Stmt::LogicalIf(..)) | Some(Stmt::BlockIf(_)))
         })
         .enumerate()
-        .map(|(j, (s, _))| (s, base + 3 * j))
+        .map(|(j, (s, _))| (s, base + BRANCH_SLOTS * j))
         .collect()
+}
+
+/// Statements that resolve the previous evaluation of an IF in the simulated predictor: count a
+/// miss when the counter its history selects disagreed, train the counter, shift the history.
+fn predictor_update(c: &str, slot: usize) -> Vec<String> {
+    let (u, h, m) = (slot + 1, slot + 2, slot + 1 + BRANCH_MISSES);
+    let entry = format!("{c}({p}+{c}({h}))", p = slot + 4);
+    vec![
+        format!("IF (({entry} .GE. 2) .NEQV. ({c}({u}) .EQ. 1)) {c}({m}) = {c}({m}) + 1"),
+        format!("IF ({c}({u}) .EQ. 1 .AND. {entry} .LT. 3) {entry} = {entry} + 1"),
+        format!("IF ({c}({u}) .EQ. 0 .AND. {entry} .GT. 0) {entry} = {entry} - 1"),
+        format!("{c}({h}) = 2 * {c}({h}) + {c}({u})"),
+        format!("IF ({c}({h}) .GE. 16) {c}({h}) = {c}({h}) - 16"),
+        format!("{c}({u}) = 0"),
+    ]
 }
 
 pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
     let names = Names::pick(prog);
     let slots = branch_slots(prog);
-    let n = (prog.probes.len() + 3 * slots.len()).max(1);
+    let n = (prog.probes.len() + BRANCH_SLOTS * slots.len()).max(1);
     let mut rw = Rewriter::new(line_length);
     let decl = [
         format!("INTEGER*8 {}", names.counters),
@@ -396,16 +418,8 @@ pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
     }
     let c = &names.counters;
     for &(s, slot) in &slots {
-        let (cur, last, changes) = (slot + 1, slot + 2, slot + 3);
-        rw.insert_before(
-            s,
-            &[
-                format!("IF ({c}({cur}) .NE. {c}({last})) {c}({changes}) = {c}({changes}) + 1"),
-                format!("{c}({last}) = {c}({cur})"),
-                format!("{c}({cur}) = 0"),
-            ],
-        );
-        let taken = format!("{c}({cur}) = 1");
+        rw.insert_before(s, &predictor_update(c, slot));
+        let taken = format!("{c}({}) = 1", slot + 1);
         match prog.stmts[s].stmt {
             Some(Stmt::LogicalIf(..)) => rw.insert_in_consequent(s, &[taken]),
             _ => rw.insert_after(s, &[taken]),

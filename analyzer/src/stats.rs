@@ -27,11 +27,15 @@ pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts
         c += &part.counts.scaled(n);
     }
     if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
-        let changes = crate::instrument::branch_slots(prog)
+        let simulated = crate::instrument::branch_slots(prog)
             .iter()
             .find(|(k, _)| *k == s)
-            .and_then(|(_, slot)| counters.get(slot + 2).copied());
-        c += &model::rules::count_branch_misses(executions, taken, changes, st.data_dependent);
+            .and_then(|(_, slot)| {
+                counters
+                    .get(slot + crate::instrument::BRANCH_MISSES)
+                    .copied()
+            });
+        c += &model::rules::count_branch_misses(executions, taken, simulated, st.data_dependent);
     }
     c
 }

@@ -48,9 +48,9 @@
 //!     subscripts (`E(1)`) is a fixed location and chains like a scalar. A loop whose chain of such waits around
 //!     one iteration (its recurrence) is longer than its operations' summed cost runs at the
 //!     recurrence's pace; the predictor charges the difference.
-//! 15. Branch misses (opcost's refinement): an IF whose condition reads array data, executed
-//!     n times and taken t times, costs min(t, n - t) BMIS ([`count_branch_misses`]); IFs on
-//!     scalars cost none. Counted in dynamic analyses only.
+//! 15. Branch misses (opcost's refinement): an IF whose condition reads array data costs the
+//!     misses of a simple predictor simulated on its outcomes during the counting run, at most
+//!     min(taken, not taken) ([`count_branch_misses`]); IFs on scalars cost none. Dynamic only.
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -489,18 +489,18 @@ pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts
 }
 
 /// Rule 15 (opcost's refinement): the mispredicted branches of an IF that ran `executions`
-/// times, went to its consequent (or THEN block) `taken` times and changed outcome between
-/// consecutive runs `changes` times. A condition on array data (`data_dependent`) can defeat
-/// the predictor: it misses at most min(taken, not taken) times (the best guess for
-/// independent outcomes) and at most `changes` times (a "same as last time" guess), so the
-/// smaller counts. A condition on scalars only (loop counters, flags, MOD patterns) is taken
-/// to be learned by the predictor and costs no misses; so are DO loop exits. (Counting every
-/// IF with the min rule overpredicted smith's MOD-patterned IFs by 2x and its bubble sort of
-/// sorted data by 4x; counting none underpredicted shell sort by half.)
+/// times and went to its consequent (or THEN block) `taken` times, `simulated` being the
+/// misses of a simple predictor run on its actual outcomes (the analyzer simulates a per-branch
+/// two-level predictor: four outcomes of history, 2-bit counters). A condition on array data
+/// (`data_dependent`) can defeat the hardware predictor: it misses the simulated count, at most
+/// min(taken, not taken) (the best guess for independent outcomes). A condition on scalars only
+/// (loop counters, flags, MOD patterns) is taken to be learned and costs no misses; so are DO
+/// loop exits. (Counting every IF with the min rule overpredicted smith's MOD-patterned IFs by
+/// 2x and its bubble sort by 4x; counting none underpredicted shell sort by half.)
 pub fn count_branch_misses(
     executions: u64,
     taken: u64,
-    changes: Option<u64>,
+    simulated: Option<u64>,
     data_dependent: bool,
 ) -> OpCounts {
     if !data_dependent {
@@ -509,7 +509,7 @@ pub fn count_branch_misses(
     let taken = taken.min(executions);
     let misses = taken
         .min(executions - taken)
-        .min(changes.unwrap_or(u64::MAX));
+        .min(simulated.unwrap_or(u64::MAX));
     OpCounts::one(Param::BMIS).scaled(misses)
 }
 
