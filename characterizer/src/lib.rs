@@ -341,40 +341,42 @@ fn run_one(
     Ok(out.stdout)
 }
 
-/// Per-pass body times of the experiments recorded so far (loop overhead subtracted).
-fn body_times(result: &Characterization, built: &[Experiment]) -> BTreeMap<String, Measured> {
-    let stat = result.settings.statistic;
+/// One pass of an experiment's loop, per observation: the observation less the clock call,
+/// over the loop count (seed 004 eq. 4.4).
+fn pass_times(result: &Characterization, r: &ExperimentRecord) -> Vec<f64> {
     let clock_overhead = result
         .timer
         .as_ref()
         .map(|t| t.call_overhead_ns)
         .unwrap_or(0.0);
-    let per_pass = |r: &ExperimentRecord| -> Vec<f64> {
-        r.observations_s
-            .iter()
-            .map(|s| (s * 1e9 - clock_overhead) / r.iterations as f64)
-            .collect()
-    };
+    r.observations_s
+        .iter()
+        .map(|s| (s * 1e9 - clock_overhead) / r.iterations as f64)
+        .collect()
+}
+
+/// The body's time: a pass less the loop control, the two variances added (seed 004 eq. 4.6).
+fn body_time(result: &Characterization, r: &ExperimentRecord, loop_control: Measured) -> Measured {
+    let m = stats::summarize(&pass_times(result, r), result.settings.statistic);
+    Measured {
+        value: m.value - loop_control.value,
+        std_error: (m.std_error.powi(2) + loop_control.std_error.powi(2)).sqrt(),
+        n: m.n,
+    }
+}
+
+/// Per-pass body times of the experiments recorded so far (loop overhead subtracted).
+fn body_times(result: &Characterization, built: &[Experiment]) -> BTreeMap<String, Measured> {
     let mut out = BTreeMap::new();
     let Some(loop_rec) = result.experiment(LOOP_EXPERIMENT) else {
         return out;
     };
-    let lp = stats::summarize(&per_pass(loop_rec), stat);
+    let lp = stats::summarize(&pass_times(result, loop_rec), result.settings.statistic);
+    out.insert(LOOP_EXPERIMENT.to_string(), lp);
     for r in &result.experiments {
-        if !built.iter().any(|e| e.name == r.name) && r.name != LOOP_EXPERIMENT {
-            continue;
+        if r.name != LOOP_EXPERIMENT && built.iter().any(|e| e.name == r.name) {
+            out.insert(r.name.clone(), body_time(result, r, lp));
         }
-        let m = stats::summarize(&per_pass(r), stat);
-        let body = if r.name == LOOP_EXPERIMENT {
-            m
-        } else {
-            Measured {
-                value: m.value - lp.value,
-                std_error: (m.std_error.powi(2) + lp.std_error.powi(2)).sqrt(),
-                n: m.n,
-            }
-        };
-        out.insert(r.name.clone(), body);
     }
     out
 }
@@ -660,27 +662,17 @@ pub fn run(
             }
         })?;
         let record = parse_observations(e, "self-check", &out)?;
-        let overhead = result
-            .timer
-            .as_ref()
-            .map(|t| t.call_overhead_ns)
-            .unwrap_or(0.0);
         let lp = result
             .timer
             .as_ref()
             .map(|t| t.loop_overhead)
             .expect("timer measured");
-        let per_pass: Vec<f64> = record
-            .observations_s
-            .iter()
-            .map(|s| (s * 1e9 - overhead) / record.iterations as f64 - lp.mean_ns)
-            .collect();
-        let m = stats::summarize(&per_pass, result.settings.statistic);
-        let measured = stats::to_estimate(Measured {
-            value: m.value,
-            std_error: (m.std_error.powi(2) + lp.std_dev_ns.powi(2)).sqrt(),
-            n: m.n,
-        });
+        let loop_control = Measured {
+            value: lp.mean_ns,
+            std_error: lp.std_dev_ns,
+            n: lp.observations,
+        };
+        let measured = stats::to_estimate(body_time(result, &record, loop_control));
         let predicted: f64 = counts
             .params
             .iter()

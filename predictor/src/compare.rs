@@ -3,9 +3,9 @@
 //! beside the measured one (table 7.1), and where each program's time goes on each system
 //! (table 7.3).
 
-use crate::predict::predict;
+use crate::predict::{part_counts, predict};
 use model::characterization::Characterization;
-use model::{OpCounts, Param, ProgramStats};
+use model::{Param, ProgramStats};
 use serde::{Deserialize, Serialize};
 
 /// A characterized system with a short name (file stem).
@@ -82,14 +82,6 @@ impl ProgramComparison {
     }
 }
 
-fn counts(stats: &ProgramStats) -> &OpCounts {
-    stats
-        .total
-        .dynamic_counts
-        .as_ref()
-        .unwrap_or(&stats.total.static_counts)
-}
-
 pub fn compare_program(
     stats: &ProgramStats,
     systems: &[System],
@@ -118,7 +110,7 @@ pub struct TimeDistribution {
 }
 
 pub fn time_distribution(stats: &ProgramStats, systems: &[System]) -> TimeDistribution {
-    let c = counts(stats);
+    let c = part_counts(&stats.total);
     let mut top: Vec<(Param, u64)> = c.params.iter().map(|(p, n)| (*p, *n)).collect();
     top.sort_by_key(|t| std::cmp::Reverse(t.1));
     top.truncate(10);
@@ -171,6 +163,7 @@ mod tests {
     use super::*;
     use model::characterization::*;
     use model::Estimate;
+    use model::OpCounts;
 
     fn sys(name: &str, params: &[(Param, f64)]) -> System {
         let mut c = Characterization::new(

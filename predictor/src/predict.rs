@@ -226,7 +226,8 @@ pub fn predict_part(
     }
 }
 
-fn part_counts(p: &PartStats) -> &OpCounts {
+/// The dynamic counts of a part when it has them, else its static counts.
+pub fn part_counts(p: &PartStats) -> &OpCounts {
     p.dynamic_counts.as_ref().unwrap_or(&p.static_counts)
 }
 
