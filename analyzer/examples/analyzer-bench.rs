@@ -132,9 +132,18 @@ fn overhead(files: &[PathBuf]) {
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
     println!("CPU seconds (user + system) of the fastest of {runs} runs, -O0");
+    println!("counted: block counters (analyze --dynamic); +branches: with the simulated");
+    println!("branch predictor of rule 15 (analyze --dynamic --branches, predict, validate)");
     println!(
-        "{:<12} {:>10} {:>12} {:>10} {:>10} {:>10}",
-        "program", "plain s", "counted s", "gcov s", "counted x", "gcov x"
+        "{:<12} {:>8} {:>8} {:>10} {:>8} {:>9} {:>11} {:>7}",
+        "program",
+        "plain s",
+        "counted",
+        "+branches",
+        "gcov s",
+        "counted x",
+        "+branches x",
+        "gcov x"
     );
     for f in files {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -144,11 +153,15 @@ fn overhead(files: &[PathBuf]) {
             .expect("original compiles");
         let prog =
             analyzer::load(std::slice::from_ref(f), &AnalyzeOptions::default()).expect("parses");
-        let inst = instrument::instrument_counters(&prog, 72);
-        let counted_dir = dir.path().join("counted");
-        std::fs::create_dir_all(&counted_dir).unwrap();
-        let counted = analyzer::dynamic::build_instrumented(&inst, &counted_dir, &compiler)
-            .expect("counted copy builds");
+        let counted_build = |simulate: bool, name: &str| {
+            let inst = instrument::instrument_counters(&prog, 72, simulate);
+            let d = dir.path().join(name);
+            std::fs::create_dir_all(&d).unwrap();
+            analyzer::dynamic::build_instrumented(&inst, &d, &compiler)
+                .expect("counted copy builds")
+        };
+        let counted = counted_build(false, "counted");
+        let branches = counted_build(true, "branches");
         let cov_dir = dir.path().join("cov");
         std::fs::create_dir_all(&cov_dir).unwrap();
         let copy = cov_dir.join(f.file_name().unwrap());
@@ -158,20 +171,22 @@ fn overhead(files: &[PathBuf]) {
             .build(&[copy], &cov, &["--coverage"])
             .expect("coverage build");
         // Interleave to share the machine's noise fairly.
-        let mut t = [f64::INFINITY; 3];
+        let mut t = [f64::INFINITY; 4];
         for _ in 0..runs {
-            t[0] = t[0].min(min_cpu(&plain, 1));
-            t[1] = t[1].min(min_cpu(&counted, 1));
-            t[2] = t[2].min(min_cpu(&cov, 1));
+            for (k, exe) in [&plain, &counted, &branches, &cov].into_iter().enumerate() {
+                t[k] = t[k].min(min_cpu(exe, 1));
+            }
         }
         println!(
-            "{:<12} {:>10.2} {:>12.2} {:>10.2} {:>10.3} {:>10.3}",
+            "{:<12} {:>8.2} {:>8.2} {:>10.2} {:>8.2} {:>9.3} {:>11.3} {:>7.3}",
             f.file_stem().unwrap().to_string_lossy(),
             t[0],
             t[1],
             t[2],
+            t[3],
             t[1] / t[0],
-            t[2] / t[0]
+            t[2] / t[0],
+            t[3] / t[0]
         );
     }
 }
@@ -184,7 +199,7 @@ fn main() {
             // Print the counted copy (for inspection).
             let prog = analyzer::load(&[PathBuf::from(&args[1])], &AnalyzeOptions::default())
                 .expect("parses");
-            let inst = instrument::instrument_counters(&prog, 72);
+            let inst = instrument::instrument_counters(&prog, 72, true);
             for (_, text) in inst.files {
                 print!("{text}");
             }

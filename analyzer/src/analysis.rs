@@ -78,6 +78,9 @@ pub struct UnitInfo {
     /// Statement before which the instrumented copy declares its counters.
     pub decl_at: usize,
     pub labels: HashSet<u32>,
+    /// Names that are not references to other units here: arrays, dummy arguments,
+    /// statement functions, COMMON members, and every name a statement function's body reads.
+    pub local_names: HashSet<String>,
 }
 
 /// A whole analyzed program.
@@ -94,6 +97,8 @@ pub struct Program {
     /// once per iteration: loops whose body cannot leave the loop early and whose bounds are
     /// integer expressions without function references. Probe index -> increment text.
     pub trip_counts: HashMap<usize, String>,
+    /// Unit entry probes whose counts come from the call sites (no counter in the copy).
+    pub derived_probes: HashSet<usize>,
 }
 
 impl Program {
@@ -443,6 +448,7 @@ pub fn analyze(files: Vec<SourceFile>) -> Program {
         diagnostics: Vec::new(),
         skipped: 0,
         trip_counts: HashMap::new(),
+        derived_probes: HashSet::new(),
     };
     for fi in 0..prog.files.len() {
         for (line, msg) in prog.files[fi].directive_problems.clone() {
@@ -455,6 +461,7 @@ pub fn analyze(files: Vec<SourceFile>) -> Program {
             k = analyze_unit(&mut prog, fi, k);
         }
     }
+    derive_unit_entries(&mut prog);
     prog
 }
 
@@ -660,8 +667,21 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
     // Labels something may jump to; an I/O statement with ERR=/END= may jump to any.
     let mut targets = HashSet::new();
     let mut any_label_is_target = false;
-    for (src, s) in &parsed {
+    // Label -> the statements (indices in `prog.stmts`) that may jump to it.
+    let mut jumpers: HashMap<u32, Vec<usize>> = HashMap::new();
+    // Labels reached by other jumps than `IF (...) GO TO label` (whose jumps the IF's
+    // consequent counter counts).
+    let mut other_jumps: HashSet<u32> = HashSet::new();
+    for (pos, (src, s)) in parsed.iter().enumerate() {
         if let Some(s) = s {
+            let mut t = HashSet::new();
+            jump_targets(s, &mut t);
+            for l in t {
+                jumpers.entry(l).or_default().push(first_stmt + pos);
+                if !matches!(s, Stmt::LogicalIf(_, inner, _) if **inner == Stmt::Goto(l)) {
+                    other_jumps.insert(l);
+                }
+            }
             jump_targets(s, &mut targets);
             if matches!(s, Stmt::Io(..)) && io_may_jump(&prog.files[fi].statements[*src].text) {
                 any_label_is_target = true;
@@ -677,8 +697,36 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
     // times: no counter needed. Such derived blocks get ids counted down from usize::MAX.
     let mut cur_mult: Option<Mult> = None;
     let mut need_new = true;
-    // Open block IF constructs: (tests of the next condition, last branch probe).
-    let mut ifs: Vec<(Mult, Option<usize>)> = Vec::new();
+    // Open block IF constructs and DO loops.
+    let mut ifs: Vec<OpenIf> = Vec::new();
+    let mut dos: Vec<OpenDo> = Vec::new();
+    // Control enters statements `range` only at its first statement, from outside, and
+    // leaves only by falling off its end: then the statement after it runs as often as the
+    // first (a block IF construct or a DO loop), and needs no counter of its own.
+    let single_entry_exit = |prog: &Program, range: std::ops::RangeInclusive<usize>| {
+        let first = *range.start();
+        !any_label_is_target
+            && !may_exit(prog, range.clone())
+            && range.clone().all(|k| {
+                prog.statement(k).label.is_none_or(|l| {
+                    jumpers.get(&l).is_none_or(|from| {
+                        from.iter().all(|f| {
+                            if k == first {
+                                !range.contains(f)
+                            } else {
+                                range.contains(f)
+                            }
+                        })
+                    })
+                })
+            })
+    };
+    // Blocks at labels reached only by `IF (...) GO TO label` and by falling in: their count
+    // is the fall-in's plus the IFs' consequents, known once the unit is read. Until then
+    // their mult is a placeholder id: (placeholder, fall-in mult, jumping IFs).
+    let mut pending: Vec<(usize, Mult, Vec<usize>)> = Vec::new();
+    // Whether the previous executable statement never falls through.
+    let mut after_jump = false;
     for (src, s) in parsed {
         let sidx = prog.stmts.len();
         let st = &prog.files[fi].statements[src];
@@ -707,7 +755,32 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             // need not be relabeled in the instrumented copy.
             let placeable =
                 probe_placeable(&s) && !(info.do_terminal && matches!(s, Stmt::Continue));
-            if placeable && (need_new || label.is_some_and(is_target) || cur.is_none()) {
+            // The fall-in's count, when this statement starts a block reached only by
+            // conditional GO TOs and falling in.
+            let fall_in = match label {
+                Some(l)
+                    if is_target(l)
+                        && !any_label_is_target
+                        && !other_jumps.contains(&l)
+                        && !info.do_terminal =>
+                {
+                    if after_jump {
+                        Some(Vec::new())
+                    } else if !need_new {
+                        cur_mult.clone().or_else(|| cur.map(one))
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            };
+            if let (true, Some(fall), Some(l)) = (placeable, fall_in, label) {
+                let placeholder = usize::MAX / 2 - sidx;
+                pending.push((placeholder, fall, jumpers[&l].clone()));
+                cur = Some(placeholder);
+                cur_mult = Some(one(placeholder));
+                need_new = false;
+            } else if placeable && (need_new || label.is_some_and(is_target) || cur.is_none()) {
                 prog.probes.push(Probe::Before(sidx));
                 cur = Some(prog.probes.len() - 1);
                 cur_mult = None;
@@ -726,7 +799,12 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             info.data_dependent = lw.data_dependent;
             info.static_counts += &own;
             match &s {
-                Stmt::Do(_, ctl) => {
+                Stmt::Do(label, ctl) => {
+                    dos.push(OpenDo {
+                        label: *label,
+                        start: sidx,
+                        entry: block.clone(),
+                    });
                     let unit = do_unit_step(&mut lw, ctl);
                     prog.probes.push(Probe::After(sidx));
                     let iter = prog.probes.len() - 1;
@@ -745,7 +823,12 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     cur_mult = None;
                     need_new = false;
                 }
-                Stmt::DoWhile(..) => {
+                Stmt::DoWhile(label, _) => {
+                    dos.push(OpenDo {
+                        label: *label,
+                        start: sidx,
+                        entry: block.clone(),
+                    });
                     prog.probes.push(Probe::After(sidx));
                     let iter = prog.probes.len() - 1;
                     let it = rules::count_do_while_iteration();
@@ -805,15 +888,24 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                         mult: block.clone(),
                     });
                     info.exec = Some(block.clone());
-                    ifs.push((block, Some(taken)));
+                    ifs.push(OpenIf {
+                        tests: block.clone(),
+                        last: Some(taken),
+                        entry: block,
+                        start: sidx,
+                    });
                     cur = Some(taken);
                     cur_mult = None;
                     need_new = false;
                 }
                 Stmt::ElseIf(_) | Stmt::Else => {
                     let tests = match ifs.last() {
-                        Some((t, Some(prev))) => sub(t, &one(*prev)),
-                        Some((t, None)) => t.clone(),
+                        Some(OpenIf {
+                            tests: t,
+                            last: Some(prev),
+                            ..
+                        }) => sub(t, &one(*prev)),
+                        Some(OpenIf { tests: t, .. }) => t.clone(),
                         None => {
                             prog.diagnostics.push(Diagnostic::warning(
                                 &path,
@@ -825,25 +917,36 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                             Vec::new()
                         }
                     };
-                    prog.probes.push(Probe::After(sidx));
-                    let taken = prog.probes.len() - 1;
                     if matches!(s, Stmt::ElseIf(_)) {
+                        prog.probes.push(Probe::After(sidx));
+                        let taken = prog.probes.len() - 1;
                         info.parts.push(Part {
                             counts: own,
                             mult: tests.clone(),
                         });
                         info.exec = Some(tests.clone());
+                        if let Some(top) = ifs.last_mut() {
+                            top.tests = tests;
+                            top.last = Some(taken);
+                        }
+                        cur = Some(taken);
+                        cur_mult = None;
+                    } else {
+                        // The ELSE block runs when no condition held: derived, no counter.
+                        cur = Some(usize::MAX - sidx);
+                        cur_mult = Some(tests);
                     }
-                    if let Some(top) = ifs.last_mut() {
-                        *top = (tests, Some(taken));
-                    }
-                    cur = Some(taken);
-                    cur_mult = None;
                     need_new = false;
                 }
                 Stmt::EndIf => {
-                    ifs.pop();
                     need_new = true;
+                    if let Some(open) = ifs.pop() {
+                        if sidx > open.start && single_entry_exit(prog, open.start..=sidx - 1) {
+                            cur = Some(usize::MAX - sidx);
+                            cur_mult = Some(open.entry);
+                            need_new = false;
+                        }
+                    }
                 }
                 _ => {
                     if !own.is_empty() || placeable {
@@ -861,8 +964,30 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                 }
             }
         }
+        // The end of DO loops: the terminal ending labeled loops, or END DO.
+        let ended = match (&s, label) {
+            (Stmt::EndDo, _) => dos.pop(),
+            (_, Some(l)) if info.do_terminal => {
+                let mut outer = None;
+                while dos.last().is_some_and(|d| d.label == Some(l)) {
+                    outer = dos.pop();
+                }
+                outer
+            }
+            _ => None,
+        };
+        if info.executable {
+            after_jump = matches!(s, Stmt::Goto(_) | Stmt::Return(_) | Stmt::Stop);
+        }
         info.stmt = Some(s);
         prog.stmts.push(info);
+        if let Some(open) = ended {
+            if single_entry_exit(prog, open.start..=sidx) {
+                cur = Some(usize::MAX - sidx);
+                cur_mult = Some(open.entry);
+                need_new = false;
+            }
+        }
     }
     for w in std::mem::take(&mut lw.warnings)
         .into_iter()
@@ -877,6 +1002,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         ));
     }
     let end = prog.stmts.len();
+    resolve_placeholders(prog, pending, first_stmt..end);
     find_trip_counts(prog, &mut lw, first_stmt, end);
     prog.units.push(UnitInfo {
         name: uname,
@@ -886,8 +1012,290 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         end,
         decl_at: decl_at.unwrap_or(end.saturating_sub(1)),
         labels,
+        local_names: sym
+            .names
+            .iter()
+            .filter(|(_, v)| {
+                v.rank.is_some() || v.dummy || v.common.is_some() || v.statement_function.is_some()
+            })
+            .map(|(n, _)| n.clone())
+            .chain(
+                sym.names
+                    .values()
+                    .filter_map(|v| {
+                        let (_, body) = v.statement_function.as_ref()?;
+                        let mut names = HashSet::new();
+                        sexpr_names(body, &mut names);
+                        Some(names)
+                    })
+                    .flatten(),
+            )
+            .collect(),
     });
     k
+}
+
+/// Derive the entry counter of each subroutine and function from its call sites: a unit
+/// entered only by `CALL name` and by references `name(...)` outside logical operators (which
+/// may skip them), never passed as an argument, runs as often as those statements do. Its
+/// counter goes, and every count that used it uses the callers' counts instead.
+fn derive_unit_entries(prog: &mut Program) {
+    let mut defs: HashMap<usize, Mult> = HashMap::new();
+    for u in 0..prog.units.len() {
+        let unit = &prog.units[u];
+        if !matches!(unit.kind, UnitKind::Subroutine | UnitKind::Function) {
+            continue;
+        }
+        let range = unit.first..unit.end;
+        if range
+            .clone()
+            .any(|k| matches!(prog.stmts[k].stmt, Some(Stmt::Entry(..))))
+        {
+            continue;
+        }
+        // The entry probe: before the unit's first executable statement, not a jump target.
+        let Some(first) = range.clone().find(|&k| prog.stmts[k].executable) else {
+            continue;
+        };
+        let Some(entry) = prog.stmts[first].block else {
+            continue;
+        };
+        if prog.probes.get(entry) != Some(&Probe::Before(first)) {
+            continue;
+        }
+        if let Some(l) = prog.statement(first).label {
+            let mut targets = HashSet::new();
+            for k in range.clone() {
+                match &prog.stmts[k].stmt {
+                    Some(st) => jump_targets(st, &mut targets),
+                    None => {
+                        targets.insert(l);
+                    }
+                }
+            }
+            if targets.contains(&l) {
+                continue;
+            }
+        }
+        if let Some(def) = call_sites(prog, &unit.name) {
+            defs.insert(entry, def);
+        }
+    }
+    // Expand the definitions in one another; a cycle (recursion) keeps its counters.
+    let mut resolved: HashMap<usize, Mult> = HashMap::new();
+    for _ in 0..=defs.len() {
+        let mut progress = false;
+        for (&p, d) in &defs {
+            if resolved.contains_key(&p) {
+                continue;
+            }
+            if d.iter()
+                .all(|(_, q)| !defs.contains_key(q) || resolved.contains_key(q))
+            {
+                let m = expand_mult(d, &resolved);
+                resolved.insert(p, m);
+                progress = true;
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    if resolved.is_empty() {
+        return;
+    }
+    for st in &mut prog.stmts {
+        for part in &mut st.parts {
+            part.mult = expand_mult(&part.mult, &resolved);
+        }
+        for m in [&mut st.exec, &mut st.consequent].into_iter().flatten() {
+            *m = expand_mult(m, &resolved);
+        }
+    }
+    prog.derived_probes = resolved.into_keys().collect();
+}
+
+/// How often unit `name` is entered: the sum of the counts of the statements calling or
+/// referencing it; `None` when some reference cannot be counted so (or there is none).
+fn call_sites(prog: &Program, name: &str) -> Option<Mult> {
+    let mut total: Mult = Vec::new();
+    let mut found = false;
+    for (k, st) in prog.stmts.iter().enumerate() {
+        let Some(s) = &st.stmt else {
+            // An unparsed statement might reference it.
+            if prog.statement(k).text.contains(name) {
+                return None;
+            }
+            continue;
+        };
+        if prog.units[st.unit].name == name {
+            // In its own unit the name is the function's result variable.
+            continue;
+        }
+        if prog.units[st.unit].local_names.contains(name) {
+            // Here the name is something else (or read by a statement function).
+            if prog.statement(k).text.contains(name) {
+                return None;
+            }
+            continue;
+        }
+        let (outer, inner) = match s {
+            Stmt::LogicalIf(c, inner, _) => (Stmt::BlockIf(c.clone()), Some(inner.as_ref())),
+            other => (other.clone(), None),
+        };
+        for (stmt, mult) in [(Some(&outer), &st.exec), (inner, &st.consequent)] {
+            let Some(stmt) = stmt else { continue };
+            let n = references(stmt, name)?;
+            if n > 0 {
+                let m = mult.as_ref()?;
+                total.extend(m.iter().map(|&(c, p)| (c * n as i64, p)));
+                found = true;
+            }
+        }
+    }
+    found.then(|| expand_mult(&total, &HashMap::new()))
+}
+
+/// How many times statement `s` enters unit `name` each time it runs; `None` when that is not
+/// fixed (under a logical operator, in a loop condition or an I/O list, passed as an argument).
+fn references(s: &Stmt, name: &str) -> Option<usize> {
+    fn expr(e: &SExpr, name: &str, under_logic: bool) -> Option<usize> {
+        match e {
+            SExpr::Name(n) => (n != name).then_some(0),
+            SExpr::Apply(n, args) => {
+                let own = usize::from(n == name);
+                if own > 0 && under_logic {
+                    return None;
+                }
+                let mut total = own;
+                for a in args {
+                    total += match a {
+                        Arg::Expr(x) | Arg::Keyword(_, x) => expr(x, name, under_logic)?,
+                        Arg::Range(a, b) => {
+                            let mut t = 0;
+                            for x in [a, b].into_iter().flatten() {
+                                t += expr(x, name, under_logic)?;
+                            }
+                            t
+                        }
+                        Arg::AltReturn(_) => 0,
+                    };
+                }
+                Some(total)
+            }
+            SExpr::Substring(x, a, b) => {
+                let mut t = expr(x, name, under_logic)?;
+                for y in [a, b].into_iter().flatten() {
+                    t += expr(y, name, under_logic)?;
+                }
+                Some(t)
+            }
+            SExpr::Binary(op, a, b) => {
+                let logic = under_logic || matches!(op, BOp::And | BOp::Or | BOp::Eqv | BOp::Neqv);
+                Some(expr(a, name, logic)? + expr(b, name, logic)?)
+            }
+            SExpr::Complex(a, b) => Some(expr(a, name, under_logic)? + expr(b, name, under_logic)?),
+            SExpr::Unary(_, x) | SExpr::Paren(x) => expr(x, name, under_logic),
+            SExpr::Int(_) | SExpr::Real { .. } | SExpr::Logical(_) | SExpr::Str(_) => Some(0),
+        }
+    }
+    let args = |args: &[Arg]| -> Option<usize> {
+        expr(&SExpr::Apply(String::new(), args.to_vec()), name, false)
+    };
+    match s {
+        Stmt::Call(n, a) => Some(usize::from(n == name) + args(a)?),
+        Stmt::Assignment(t, v) => Some(expr(t, name, false)? + expr(v, name, false)?),
+        Stmt::BlockIf(c) | Stmt::ElseIf(c) | Stmt::ComputedGoto(_, c) | Stmt::ArithIf(c, _) => {
+            expr(c, name, false)
+        }
+        Stmt::Return(Some(e)) => expr(e, name, false),
+        Stmt::Do(_, ctl) => {
+            for b in [Some(&ctl.start), Some(&ctl.end), ctl.step.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                if expr(b, name, false)? > 0 {
+                    return None;
+                }
+            }
+            Some(0)
+        }
+        Stmt::DoWhile(_, c) => (expr(c, name, false)? == 0).then_some(0),
+        Stmt::Io(_, a) => (args(a)? == 0).then_some(0),
+        _ => Some(0),
+    }
+}
+
+/// A count combination with derived counters replaced by their definitions, one term per
+/// counter.
+fn expand_mult(m: &Mult, defs: &HashMap<usize, Mult>) -> Mult {
+    let mut out: Vec<(i64, usize)> = Vec::new();
+    for &(c, p) in m {
+        match defs.get(&p) {
+            Some(d) => out.extend(d.iter().map(|&(k, q)| (c * k, q))),
+            None => out.push((c, p)),
+        }
+    }
+    let mut merged: Vec<(i64, usize)> = Vec::new();
+    for (c, p) in out {
+        match merged.iter_mut().find(|(_, q)| *q == p) {
+            Some(t) => t.0 += c,
+            None => merged.push((c, p)),
+        }
+    }
+    merged.retain(|&(c, _)| c != 0);
+    merged
+}
+
+/// Replace the placeholders of label blocks by their counts: the fall-in's plus the
+/// consequents of the IFs jumping there. A fall-in refers only to earlier placeholders, so
+/// resolving them in order leaves none.
+fn resolve_placeholders(
+    prog: &mut Program,
+    pending: Vec<(usize, Mult, Vec<usize>)>,
+    stmts: std::ops::Range<usize>,
+) {
+    if pending.is_empty() {
+        return;
+    }
+    let mut defs: HashMap<usize, Mult> = HashMap::new();
+    let expand = expand_mult;
+    for (placeholder, fall, ifs) in pending {
+        let mut m = expand(&fall, &defs);
+        for j in ifs {
+            m.extend(prog.stmts[j].consequent.clone().unwrap_or_default());
+        }
+        let m = expand(&m, &defs);
+        defs.insert(placeholder, m);
+    }
+    for st in &mut prog.stmts[stmts] {
+        for part in &mut st.parts {
+            part.mult = expand(&part.mult, &defs);
+        }
+        for m in [&mut st.exec, &mut st.consequent].into_iter().flatten() {
+            *m = expand(m, &defs);
+        }
+    }
+}
+
+/// A block IF construct being analyzed.
+struct OpenIf {
+    /// How often the next condition (ELSE IF) or the ELSE block is reached.
+    tests: Mult,
+    /// The probe of the last branch taken so far.
+    last: Option<usize>,
+    /// How often the construct is entered.
+    entry: Mult,
+    /// Its IF ... THEN statement.
+    start: usize,
+}
+
+/// A DO loop being analyzed.
+struct OpenDo {
+    label: Option<u32>,
+    start: usize,
+    /// How often the loop is entered.
+    entry: Mult,
 }
 
 /// Fortran text of an expression, fully parenthesized (for generated statements).
@@ -1027,6 +1435,10 @@ fn find_trip_counts(prog: &mut Program, lw: &mut Lower, first: usize, end: usize
             .flatten()
             .collect();
         let pure = bounds.iter().all(|b| pure_integer(&lw.expr(b)));
+        // A loop that may be left early keeps its per-iteration counter: taking off the
+        // skipped iterations at every exit costs more than counting them where loops are
+        // searches left after a few iterations (baskett's FITS: 3.4 per call), and such loops
+        // are rarely long.
         if !var_int || !pure || may_exit(prog, d + 1..=last) {
             continue;
         }
@@ -1042,6 +1454,41 @@ fn find_trip_counts(prog: &mut Program, lw: &mut Lower, first: usize, end: usize
             }
         };
         prog.trip_counts.insert(iter_probe, text);
+    }
+}
+
+/// Names an expression reads (arrays, variables, functions).
+fn sexpr_names(e: &SExpr, out: &mut HashSet<String>) {
+    match e {
+        SExpr::Name(n) => {
+            out.insert(n.clone());
+        }
+        SExpr::Apply(n, args) => {
+            out.insert(n.clone());
+            for a in args {
+                match a {
+                    Arg::Expr(x) | Arg::Keyword(_, x) => sexpr_names(x, out),
+                    Arg::Range(a, b) => {
+                        for x in [a, b].into_iter().flatten() {
+                            sexpr_names(x, out);
+                        }
+                    }
+                    Arg::AltReturn(_) => {}
+                }
+            }
+        }
+        SExpr::Substring(x, a, b) => {
+            sexpr_names(x, out);
+            for y in [a, b].into_iter().flatten() {
+                sexpr_names(y, out);
+            }
+        }
+        SExpr::Complex(a, b) | SExpr::Binary(_, a, b) => {
+            sexpr_names(a, out);
+            sexpr_names(b, out);
+        }
+        SExpr::Unary(_, x) | SExpr::Paren(x) => sexpr_names(x, out),
+        SExpr::Int(_) | SExpr::Real { .. } | SExpr::Logical(_) | SExpr::Str(_) => {}
     }
 }
 
@@ -1091,5 +1538,73 @@ mod tests {
         // DO block, DO iteration, logical IF consequent; the terminal CONTINUE needs none.
         assert_eq!(p.probes.len(), 3);
         assert!(p.stmts[3].do_terminal);
+    }
+
+    #[test]
+    fn else_and_the_statements_after_end_if_and_a_loop_are_derived() {
+        let p = prog(concat!(
+            "      DO 10 I = 1, N\n",
+            "      IF (X .GT. 2) THEN\n",
+            "      Y = 1\n",
+            "      ELSE\n",
+            "      Y = 2\n",
+            "      END IF\n",
+            "      X = X + Y\n",
+            "   10 CONTINUE\n",
+            "      Z = X\n",
+            "      END\n",
+        ));
+        // Entry block, DO iteration, THEN branch: ELSE, after END IF, after the loop derived.
+        assert_eq!(p.probes.len(), 3);
+        let after_loop = &p.stmts[8];
+        assert_eq!(
+            after_loop.exec, p.stmts[0].exec,
+            "after the loop = entry of the loop"
+        );
+    }
+
+    #[test]
+    fn a_construct_left_by_a_jump_keeps_its_counter() {
+        let p = prog(concat!(
+            "      IF (X .GT. 2) THEN\n",
+            "      GO TO 20\n",
+            "      END IF\n",
+            "      X = 1\n",
+            "   20 CONTINUE\n",
+            "      END\n",
+        ));
+        // Entry, THEN, after END IF (left by the jump), the jump target.
+        assert_eq!(p.probes.len(), 4);
+    }
+
+    #[test]
+    fn unit_entries_come_from_call_sites_unless_a_logical_operator_may_skip_them() {
+        let p = prog(concat!(
+            "      PROGRAM P\n",
+            "      X = F(1.0) + F(2.0)\n",
+            "      CALL S\n",
+            "      IF (X .GT. 0 .AND. G(X) .GT. 1) X = 0\n",
+            "      END\n",
+            "      FUNCTION F(A)\n",
+            "      F = A\n",
+            "      END\n",
+            "      SUBROUTINE S\n",
+            "      Y = 1\n",
+            "      END\n",
+            "      FUNCTION G(A)\n",
+            "      G = A\n",
+            "      END\n",
+        ));
+        // F and S: derived from the main program's block; G keeps its counter.
+        assert_eq!(p.derived_probes.len(), 2);
+        let f_body = p
+            .stmts
+            .iter()
+            .find(|s| p.units[s.unit].name == "F" && s.executable);
+        assert_eq!(
+            f_body.unwrap().exec,
+            Some(vec![(2, 0)]),
+            "F runs twice per main run"
+        );
     }
 }

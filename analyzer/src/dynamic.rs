@@ -128,7 +128,7 @@ pub fn analyze_dynamic(
 ) -> Result<Analysis, AnalyzeError> {
     let program = crate::load(files, opts)?;
     let compiler = with_line_length(compiler, opts.line_length);
-    let inst = instrument_counters(&program, opts.line_length);
+    let inst = instrument_counters(&program, opts.line_length, opts.simulate_branches);
     let dir = tempfile::Builder::new()
         .prefix("opcost-analyze-")
         .tempdir()

@@ -20,6 +20,11 @@ pub struct Names {
     pub common: String,
     pub dump: String,
     pub block_data: String,
+    /// The predictor tables of rule 15 (their COMMON block and the two arrays).
+    pub tables: String,
+    pub next_table: String,
+    pub miss_table: String,
+    pub history_table: String,
 }
 
 impl Names {
@@ -38,8 +43,21 @@ impl Names {
                 common: format!("OPCOM{s}"),
                 dump: format!("OPCDMP{s}"),
                 block_data: format!("OPCBD{s}"),
+                tables: format!("OPCTB{s}"),
+                next_table: format!("OPCNX{s}"),
+                miss_table: format!("OPCMS{s}"),
+                history_table: format!("OPCHS{s}"),
             };
-            let all = [&n.counters, &n.common, &n.dump, &n.block_data];
+            let all = [
+                &n.counters,
+                &n.common,
+                &n.dump,
+                &n.block_data,
+                &n.tables,
+                &n.next_table,
+                &n.miss_table,
+                &n.history_table,
+            ];
             if all.iter().all(|w| !words.contains(w.as_str())) {
                 return n;
             }
@@ -348,11 +366,10 @@ pub struct Instrumented {
     pub counters: usize,
 }
 
-/// Write the counted copy of a program: one counter per probe, dumped at every STOP and at
-/// the END of the main program.
-/// Counter slots per IF on array data (rule 15): this evaluation's outcome, the branch's
-/// history of its last four outcomes, its simulated misses, and sixteen 2-bit counters.
-pub const BRANCH_SLOTS: usize = 19;
+/// Counter slots per IF on array data (rule 15): the IF's taken count at its previous
+/// evaluation, the branch's history of its last four outcomes, its simulated misses, a
+/// scratch slot, and sixteen 2-bit counters.
+pub const BRANCH_SLOTS: usize = 20;
 /// Offset of the simulated misses among an IF's slots.
 pub const BRANCH_MISSES: usize = 2;
 
@@ -375,29 +392,53 @@ pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Statements that resolve the previous evaluation of an IF in the simulated predictor: count a
-/// miss when the counter its history selects disagreed, train the counter, shift the history.
-fn predictor_update(c: &str, slot: usize) -> Vec<String> {
-    let (u, h, m) = (slot + 1, slot + 2, slot + 1 + BRANCH_MISSES);
-    let entry = format!("{c}({p}+{c}({h}))", p = slot + 4);
+/// Statements that resolve the previous evaluation of an IF in the simulated predictor,
+/// without a branch of their own (a data-dependent IF in the instrumentation would miss as
+/// often as the IF it watches): the outcome is the change of the IF's taken counter `taken`;
+/// tables `next` and `miss`, indexed by 2 x counter + outcome, give the trained counter and
+/// whether the counter's prediction missed; table `history`, indexed by 2 x history +
+/// outcome, shifts the outcome into the four-outcome history.
+fn predictor_update(c: &str, names: &Names, taken: usize, slot: usize) -> Vec<String> {
+    let t = taken + 1;
+    let (last, h, m, k) = (slot + 1, slot + 2, slot + 1 + BRANCH_MISSES, slot + 4);
+    let entry = format!("{c}({p}+{c}({h}))", p = slot + 5);
+    let (next, miss, hist) = (&names.next_table, &names.miss_table, &names.history_table);
+    let outcome = format!("{c}({t}) - {c}({last})");
     vec![
-        format!("IF (({entry} .GE. 2) .NEQV. ({c}({u}) .EQ. 1)) {c}({m}) = {c}({m}) + 1"),
-        format!("IF ({c}({u}) .EQ. 1 .AND. {entry} .LT. 3) {entry} = {entry} + 1"),
-        format!("IF ({c}({u}) .EQ. 0 .AND. {entry} .GT. 0) {entry} = {entry} - 1"),
-        format!("{c}({h}) = 2 * {c}({h}) + {c}({u})"),
-        format!("IF ({c}({h}) .GE. 16) {c}({h}) = {c}({h}) - 16"),
-        format!("{c}({u}) = 0"),
+        format!("{c}({k}) = 2*{entry} + {outcome}"),
+        format!("{c}({m}) = {c}({m}) + {miss}({c}({k}))"),
+        format!("{entry} = {next}({c}({k}))"),
+        format!("{c}({h}) = {hist}(2*{c}({h}) + {outcome})"),
+        format!("{c}({last}) = {c}({t})"),
     ]
 }
 
-pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
+/// Write the counted copy of a program: one counter per probe, dumped at every STOP and at
+/// the END of the main program; with `simulate_branches`, also the simulated predictor of
+/// rule 15 for every IF on array data (five more statements per evaluation of such an IF).
+pub fn instrument_counters(
+    prog: &Program,
+    line_length: usize,
+    simulate_branches: bool,
+) -> Instrumented {
     let names = Names::pick(prog);
-    let slots = branch_slots(prog);
+    let slots = if simulate_branches {
+        branch_slots(prog)
+    } else {
+        Vec::new()
+    };
     let n = (prog.probes.len() + BRANCH_SLOTS * slots.len()).max(1);
     let mut rw = Rewriter::new(line_length);
     let decl = [
-        format!("INTEGER*8 {}", names.counters),
+        format!(
+            "INTEGER*8 {}, {}, {}, {}",
+            names.counters, names.next_table, names.miss_table, names.history_table
+        ),
         format!("COMMON /{}/ {}({n})", names.common, names.counters),
+        format!(
+            "COMMON /{}/ {}(0:7), {}(0:7), {}(0:31)",
+            names.tables, names.next_table, names.miss_table, names.history_table
+        ),
     ];
     for (u, unit) in prog.units.iter().enumerate() {
         if unit.kind != UnitKind::BlockData {
@@ -406,6 +447,9 @@ pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
     }
     let dump = format!("CALL {}", names.dump);
     for (k, p) in prog.probes.iter().enumerate() {
+        if prog.derived_probes.contains(&k) {
+            continue;
+        }
         match *p {
             Probe::Before(s) => rw.insert_before(s, &[increment(&names, k)]),
             Probe::After(s) => match prog.trip_counts.get(&k) {
@@ -418,11 +462,12 @@ pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
     }
     let c = &names.counters;
     for &(s, slot) in &slots {
-        rw.insert_before(s, &predictor_update(c, slot));
-        let taken = format!("{c}({}) = 1", slot + 1);
-        match prog.stmts[s].stmt {
-            Some(Stmt::LogicalIf(..)) => rw.insert_in_consequent(s, &[taken]),
-            _ => rw.insert_after(s, &[taken]),
+        let taken_probe = prog
+            .probes
+            .iter()
+            .position(|p| *p == Probe::Consequent(s) || *p == Probe::After(s));
+        if let Some(taken) = taken_probe {
+            rw.insert_before(s, &predictor_update(c, &names, taken, slot));
         }
     }
     for (s, st) in prog.stmts.iter().enumerate() {
@@ -457,6 +502,24 @@ pub fn instrument_counters(prog: &Program, line_length: usize) -> Instrumented {
         format!("      INTEGER*8 {c}"),
         format!("      COMMON /{}/ {c}({n})", names.common),
         format!("      DATA {c} /{n}*0/"),
+        format!(
+            "      INTEGER*8 {}(0:7), {}(0:7), {}(0:31)",
+            names.next_table, names.miss_table, names.history_table
+        ),
+        format!(
+            "      COMMON /{}/ {}, {}, {}",
+            names.tables, names.next_table, names.miss_table, names.history_table
+        ),
+        // Index 2 x counter + outcome: the counter trained by the outcome, and whether the
+        // counter (taken when >= 2) predicted the outcome wrongly.
+        format!("      DATA {} /0, 1, 0, 2, 1, 3, 2, 3/", names.next_table),
+        format!("      DATA {} /0, 1, 0, 1, 1, 0, 1, 0/", names.miss_table),
+        // Index 2 x history + outcome: the history with the outcome shifted in, mod 16.
+        format!(
+            "      DATA {} /0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,",
+            names.history_table
+        ),
+        "     &     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15/".into(),
         "      END".into(),
     ]
     .join("\n")

@@ -43,6 +43,11 @@ pub struct AnalyzeOptions {
     pub program_name: Option<String>,
     /// Keep the instrumented copy and its build here (default: a temporary directory).
     pub keep_instrumented: Option<PathBuf>,
+    /// Dynamic runs: also simulate a branch predictor on every IF on array data (rule 15), for
+    /// the branch-miss counts (BMIS) the predictor uses. Costs five statements per evaluation
+    /// of such an IF; without it the run counts blocks only, and BMIS falls back to the
+    /// min(taken, not taken) bound.
+    pub simulate_branches: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -51,6 +56,7 @@ impl Default for AnalyzeOptions {
             line_length: 72,
             program_name: None,
             keep_instrumented: None,
+            simulate_branches: false,
         }
     }
 }

@@ -11,14 +11,20 @@ fn random_branches_miss_and_patterned_ones_do_not() {
         return;
     };
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/branches.f");
-    let a = analyzer::analyze_dynamic(
-        &[file],
-        &analyzer::AnalyzeOptions::default(),
-        &compiler,
-        &analyzer::RunSpec::default(),
-    )
-    .unwrap();
-    let misses = |unit: &str| {
+    let run = |simulate_branches: bool| {
+        analyzer::analyze_dynamic(
+            std::slice::from_ref(&file),
+            &analyzer::AnalyzeOptions {
+                simulate_branches,
+                ..analyzer::AnalyzeOptions::default()
+            },
+            &compiler,
+            &analyzer::RunSpec::default(),
+        )
+        .unwrap()
+    };
+    let (simulated, bound) = (run(true), run(false));
+    let misses_in = |a: &analyzer::Analysis, unit: &str| {
         a.stats
             .units
             .iter()
@@ -28,10 +34,16 @@ fn random_branches_miss_and_patterned_ones_do_not() {
             .unwrap()
     };
     // 4000 evaluations each: random signs miss about half the time, the pattern almost never.
+    let misses = |unit: &str| misses_in(&simulated, unit);
     let (random, pattern) = (misses("RANDOM"), misses("PATTRN"));
     assert!(
         (1200..=2000).contains(&random),
         "random IF misses: {random}"
     );
     assert!(pattern <= 40, "alternating IF misses: {pattern}");
+    // Without the simulation (block counters only) both fall back to min(taken, not taken):
+    // half of the evaluations, whatever the pattern.
+    let (random, pattern) = (misses_in(&bound, "RANDOM"), misses_in(&bound, "PATTRN"));
+    assert!((1500..=2000).contains(&random), "bound, random: {random}");
+    assert_eq!(pattern, 2000, "bound, alternating");
 }

@@ -269,7 +269,10 @@ pub fn validate_program(
         })?;
     let analysis = analyzer::analyze_dynamic(
         &[source.to_path_buf()],
-        &AnalyzeOptions::default(),
+        &AnalyzeOptions {
+            simulate_branches: true,
+            ..AnalyzeOptions::default()
+        },
         &compiler,
         &RunSpec {
             time_limit: opts.time_limit,

@@ -12,6 +12,7 @@ use std::time::Duration;
   opcost analyze fortran-samples/linpack.f                 # static report (seed fig. 5.2)
   opcost analyze prog.f sub.f --dynamic --run-args \"100 3\" --stdin input.dat
   opcost analyze prog.f --dynamic --json results/prog.stats.json --csv -
+  opcost analyze prog.f --dynamic --branches --json prog.stats.json   # input for predict
   opcost analyze prog.f --dynamic --gcov-check             # compare counts with gcov
 
 Regions: comment lines `C$OPCOST REGION name` ... `C$OPCOST END REGION` give partial reports.")]
@@ -60,6 +61,11 @@ pub struct Args {
     /// With --dynamic: also compile with --coverage and compare every line's count with gcov
     #[arg(long, requires = "dynamic")]
     gcov_check: bool,
+    /// With --dynamic: also simulate a branch predictor on every IF on array data, for the
+    /// branch-miss counts (BMIS, rule 15) that `opcost predict` uses; the run gets slower
+    /// where such IFs are hot (predict and validate on source files always do this)
+    #[arg(long, requires = "dynamic")]
+    branches: bool,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -79,6 +85,7 @@ pub fn run(a: Args) -> Result<()> {
         line_length: a.line_length,
         program_name: a.name.clone(),
         keep_instrumented: a.keep_instrumented.clone(),
+        simulate_branches: a.branches,
     };
     let analysis = if a.dynamic {
         let compiler = Compiler::find(Some(&a.compiler), &Compiler::split_flags(&a.flags))?;

@@ -60,7 +60,10 @@ pub fn program_stats(
     let compiler = harness::Compiler::find(Some(&machine.compiler.path), &machine.compiler.flags)?;
     let analysis = analyzer::analyze_dynamic(
         files,
-        &analyzer::AnalyzeOptions::default(),
+        &analyzer::AnalyzeOptions {
+            simulate_branches: true,
+            ..analyzer::AnalyzeOptions::default()
+        },
         &compiler,
         &analyzer::RunSpec {
             args: run_args.to_vec(),
