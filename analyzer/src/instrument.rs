@@ -20,11 +20,15 @@ pub struct Names {
     pub common: String,
     pub dump: String,
     pub block_data: String,
-    /// The predictor tables of rule 15 (their COMMON block and the two arrays).
+    /// The simulated predictor of rule 15: its COMMON block, the counter-update tables, the
+    /// pattern table of 2-bit counters, the global history and two scratch variables.
     pub tables: String,
     pub next_table: String,
     pub miss_table: String,
-    pub history_table: String,
+    pub pattern_table: String,
+    pub history: String,
+    pub index: String,
+    pub code: String,
 }
 
 impl Names {
@@ -46,7 +50,10 @@ impl Names {
                 tables: format!("OPCTB{s}"),
                 next_table: format!("OPCNX{s}"),
                 miss_table: format!("OPCMS{s}"),
-                history_table: format!("OPCHS{s}"),
+                pattern_table: format!("OPCPT{s}"),
+                history: format!("OPCGH{s}"),
+                index: format!("OPCGI{s}"),
+                code: format!("OPCGK{s}"),
             };
             let all = [
                 &n.counters,
@@ -56,7 +63,10 @@ impl Names {
                 &n.tables,
                 &n.next_table,
                 &n.miss_table,
-                &n.history_table,
+                &n.pattern_table,
+                &n.history,
+                &n.index,
+                &n.code,
             ];
             if all.iter().all(|w| !words.contains(w.as_str())) {
                 return n;
@@ -367,17 +377,22 @@ pub struct Instrumented {
 }
 
 /// Counter slots per IF on array data (rule 15): the IF's taken count at its previous
-/// evaluation, the branch's history of its last four outcomes, its simulated misses, a
-/// scratch slot, and sixteen 2-bit counters.
-pub const BRANCH_SLOTS: usize = 20;
+/// evaluation and its simulated misses.
+pub const BRANCH_SLOTS: usize = 2;
 /// Offset of the simulated misses among an IF's slots.
-pub const BRANCH_MISSES: usize = 2;
+pub const BRANCH_MISSES: usize = 1;
+/// Outcomes of global history the simulated predictor keeps (its table has 2^this entries).
+pub const HISTORY_BITS: u32 = 12;
 
 /// IFs on array data whose outcomes feed a simulated branch predictor (rule 15):
 /// `(statement, first slot)`. Each has [`BRANCH_SLOTS`] counter slots after the probes. The
-/// predictor is a per-branch two-level one (four outcomes of local history indexing 2-bit
-/// saturating counters): it learns runs and short patterns, as hardware does, and misses
-/// independent outcomes, so its misses stand in for the real predictor's.
+/// predictor is a global-history one (gshare-like: the last [`HISTORY_BITS`] outcomes of these
+/// IFs, offset per IF, index a table of 2-bit saturating counters): like the hardware's, it
+/// learns runs, short patterns and a sequence of outcomes that a program repeats (the same
+/// sort or search run again), and misses independent outcomes, so its misses stand in for
+/// the real predictor's. (A per-IF predictor with four outcomes of local history, used
+/// before, cannot learn a repeated sequence: it overpredicted smith's bubble sort, which
+/// sorts the same keys every repetition, by 2x.)
 pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
     let base = prog.probes.len();
     prog.stmts
@@ -395,27 +410,59 @@ pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
 /// Statements that resolve the previous evaluation of an IF in the simulated predictor,
 /// without a branch of their own (a data-dependent IF in the instrumentation would miss as
 /// often as the IF it watches): the outcome is the change of the IF's taken counter `taken`;
-/// tables `next` and `miss`, indexed by 2 x counter + outcome, give the trained counter and
-/// whether the counter's prediction missed; table `history`, indexed by 2 x history +
-/// outcome, shifts the outcome into the four-outcome history.
-fn predictor_update(c: &str, names: &Names, taken: usize, slot: usize) -> Vec<String> {
+/// the history plus the IF's own offset selects a 2-bit counter; tables `next` and `miss`,
+/// indexed by 2 x counter + outcome, give the trained counter and whether the counter's
+/// prediction missed; the outcome is shifted into the history.
+fn predictor_update(c: &str, names: &Names, taken: usize, slot: usize, j: usize) -> Vec<String> {
     let t = taken + 1;
-    let (last, h, m, k) = (slot + 1, slot + 2, slot + 1 + BRANCH_MISSES, slot + 4);
-    let entry = format!("{c}({p}+{c}({h}))", p = slot + 5);
-    let (next, miss, hist) = (&names.next_table, &names.miss_table, &names.history_table);
-    let outcome = format!("{c}({t}) - {c}({last})");
+    let (last, m) = (slot + 1, slot + 1 + BRANCH_MISSES);
+    let size = 1usize << HISTORY_BITS;
+    // Spread the IFs over the table (an odd multiplier visits every entry).
+    let offset = (j * 5003 + 1) % size;
+    let (next, miss, table) = (&names.next_table, &names.miss_table, &names.pattern_table);
+    let (h, i, k) = (&names.history, &names.index, &names.code);
+    let outcome = format!("({c}({t}) - {c}({last}))");
     vec![
-        format!("{c}({k}) = 2*{entry} + {outcome}"),
-        format!("{c}({m}) = {c}({m}) + {miss}({c}({k}))"),
-        format!("{entry} = {next}({c}({k}))"),
-        format!("{c}({h}) = {hist}(2*{c}({h}) + {outcome})"),
+        format!("{i} = MOD({h} + {offset}, {size})"),
+        format!("{k} = 2*{table}({i}) + {outcome}"),
+        format!("{c}({m}) = {c}({m}) + {miss}({k})"),
+        format!("{table}({i}) = {next}({k})"),
+        format!("{h} = MOD(2*{h} + {outcome}, {size})"),
         format!("{c}({last}) = {c}({t})"),
     ]
 }
 
+/// The simulated predictor's variables, as a list.
+fn predictor_variables(names: &Names) -> String {
+    [
+        &names.next_table,
+        &names.miss_table,
+        &names.pattern_table,
+        &names.history,
+        &names.index,
+        &names.code,
+    ]
+    .map(String::as_str)
+    .join(", ")
+}
+
+/// The type statement of the simulated predictor's variables, with the tables' bounds.
+fn predictor_declaration(names: &Names) -> String {
+    format!(
+        "INTEGER {}(0:7), {}(0:7), {}(0:{}), {}, {}, {}",
+        names.next_table,
+        names.miss_table,
+        names.pattern_table,
+        (1usize << HISTORY_BITS) - 1,
+        names.history,
+        names.index,
+        names.code
+    )
+}
+
 /// Write the counted copy of a program: one counter per probe, dumped at every STOP and at
 /// the END of the main program; with `simulate_branches`, also the simulated predictor of
-/// rule 15 for every IF on array data (five more statements per evaluation of such an IF).
+/// rule 15 for every IF on array data (six more statements per evaluation of such an IF).
 pub fn instrument_counters(
     prog: &Program,
     line_length: usize,
@@ -429,16 +476,12 @@ pub fn instrument_counters(
     };
     let n = (prog.probes.len() + BRANCH_SLOTS * slots.len()).max(1);
     let mut rw = Rewriter::new(line_length);
+    let size = 1usize << HISTORY_BITS;
     let decl = [
-        format!(
-            "INTEGER*8 {}, {}, {}, {}",
-            names.counters, names.next_table, names.miss_table, names.history_table
-        ),
+        format!("INTEGER*8 {}", names.counters),
         format!("COMMON /{}/ {}({n})", names.common, names.counters),
-        format!(
-            "COMMON /{}/ {}(0:7), {}(0:7), {}(0:31)",
-            names.tables, names.next_table, names.miss_table, names.history_table
-        ),
+        predictor_declaration(&names),
+        format!("COMMON /{}/ {}", names.tables, predictor_variables(&names)),
     ];
     for (u, unit) in prog.units.iter().enumerate() {
         if unit.kind != UnitKind::BlockData {
@@ -461,13 +504,13 @@ pub fn instrument_counters(
         }
     }
     let c = &names.counters;
-    for &(s, slot) in &slots {
+    for (j, &(s, slot)) in slots.iter().enumerate() {
         let taken_probe = prog
             .probes
             .iter()
             .position(|p| *p == Probe::Consequent(s) || *p == Probe::After(s));
         if let Some(taken) = taken_probe {
-            rw.insert_before(s, &predictor_update(c, &names, taken, slot));
+            rw.insert_before(s, &predictor_update(c, &names, taken, slot, j));
         }
     }
     for (s, st) in prog.stmts.iter().enumerate() {
@@ -502,24 +545,22 @@ pub fn instrument_counters(
         format!("      INTEGER*8 {c}"),
         format!("      COMMON /{}/ {c}({n})", names.common),
         format!("      DATA {c} /{n}*0/"),
+        format!("      {}", predictor_declaration(&names)),
         format!(
-            "      INTEGER*8 {}(0:7), {}(0:7), {}(0:31)",
-            names.next_table, names.miss_table, names.history_table
-        ),
-        format!(
-            "      COMMON /{}/ {}, {}, {}",
-            names.tables, names.next_table, names.miss_table, names.history_table
+            "      COMMON /{}/ {}",
+            names.tables,
+            predictor_variables(&names)
         ),
         // Index 2 x counter + outcome: the counter trained by the outcome, and whether the
         // counter (taken when >= 2) predicted the outcome wrongly.
         format!("      DATA {} /0, 1, 0, 2, 1, 3, 2, 3/", names.next_table),
         format!("      DATA {} /0, 1, 0, 1, 1, 0, 1, 0/", names.miss_table),
-        // Index 2 x history + outcome: the history with the outcome shifted in, mod 16.
+        // Counters start weakly not taken; the history empty.
+        format!("      DATA {} /{size}*1/", names.pattern_table),
         format!(
-            "      DATA {} /0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,",
-            names.history_table
+            "      DATA {}, {}, {} /0, 0, 0/",
+            names.history, names.index, names.code
         ),
-        "     &     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15/".into(),
         "      END".into(),
     ]
     .join("\n")

@@ -41,6 +41,9 @@ fn random_branches_miss_and_patterned_ones_do_not() {
         "random IF misses: {random}"
     );
     assert!(pattern <= 40, "alternating IF misses: {pattern}");
+    // 4000 evaluations of one 100-outcome random sequence: learned after a few passes.
+    let repeated = misses("RESORT");
+    assert!(repeated < 600, "repeated sequence misses: {repeated}");
     // Without the simulation (block counters only) both fall back to min(taken, not taken):
     // half of the evaluations, whatever the pattern.
     let (random, pattern) = (misses_in(&bound, "RANDOM"), misses_in(&bound, "PATTRN"));

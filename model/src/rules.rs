@@ -25,7 +25,11 @@
 //!    section 6.3); other subscript operators count as usual.
 //! 7. A relational operator is one compare C… of the promoted operand type; a condition costs
 //!    its operators only, so `IF (L)` on a bare logical is free* and ELSE, END IF, CONTINUE,
-//!    RETURN, STOP, PAUSE and END cost nothing.
+//!    RETURN, STOP, PAUSE and END cost nothing. A logical operator joining compares (or
+//!    joins of compares) costs nothing* either: each compare parameter is measured as a whole
+//!    `IF (compare)`, branch included, and GCC evaluates such a join as the compares' own
+//!    branches; adding an AND overpredicted the self-check's compound IF by 2x and smith's
+//!    LOGIC. An operator with a logical variable or function as an operand is an AND*.
 //! 8. A CALL or a reference to a user function is one PROC plus one AGRS/AGRD/AGIS per argument
 //!    (logical arguments count as AGIS*), plus the operators of argument expressions. A
 //!    function reference is an operator, so `X = F(Y)` is a store, not a transfer*.
@@ -49,8 +53,9 @@
 //!     one iteration (its recurrence) is longer than its operations' summed cost runs at the
 //!     recurrence's pace; the predictor charges the difference.
 //! 15. Branch misses (opcost's refinement): an IF whose condition reads array data costs the
-//!     misses of a simple predictor simulated on its outcomes during the counting run, at most
-//!     min(taken, not taken) ([`count_branch_misses`]); IFs on scalars cost none. Dynamic only.
+//!     misses of a global-history predictor (gshare-like) simulated on the outcomes of all such
+//!     IFs during the counting run, at most min(taken, not taken) ([`count_branch_misses`]);
+//!     without the simulation, min(taken, not taken); IFs on scalars cost none. Dynamic only.
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -117,6 +122,20 @@ pub fn argument_param(t: Type) -> Option<Param> {
         Type::Double => Some(Param::AGRD),
         Type::Integer | Type::Logical => Some(Param::AGIS),
         Type::Complex | Type::Character => None,
+    }
+}
+
+/// Rule 7: a compare, or compares joined by logical operators (and negated).
+fn joins_compares(e: &Expr) -> bool {
+    match e {
+        Expr::Compare { .. } => true,
+        Expr::Logic { lhs, rhs, .. } => joins_compares(lhs) && joins_compares(rhs),
+        Expr::Paren(x) => joins_compares(x),
+        Expr::Unary {
+            op: UnaryOp::Not,
+            operand,
+        } => joins_compares(operand),
+        _ => false,
     }
 }
 
@@ -211,7 +230,10 @@ fn expr_into(e: &Expr, in_subscript: bool, c: &mut OpCounts) {
         Expr::Logic { lhs, rhs, .. } => {
             expr_into(lhs, in_subscript, c);
             expr_into(rhs, in_subscript, c);
-            logic_into(c, is_global_leaf(lhs) || is_global_leaf(rhs));
+            // Rule 7: a join of compares is their own branches.
+            if !(joins_compares(lhs) && joins_compares(rhs)) {
+                logic_into(c, is_global_leaf(lhs) || is_global_leaf(rhs));
+            }
         }
         Expr::Intrinsic { name, args } => {
             for a in args {
@@ -468,7 +490,14 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             let mut c = below;
             match intrinsics::lookup(name).map(|d| d.rule) {
                 Some(IntrinsicRule::Library(op)) => c += &own(op, arg_type),
-                Some(IntrinsicRule::Arithmetic { op, .. }) => c += &own(op, e.ty()),
+                Some(IntrinsicRule::Arithmetic { op, .. }) => {
+                    // MOD by a constant is a multiplication on the chain too (rule 3).
+                    let op = match (op, args.get(1)) {
+                        (Operation::Divide, Some(divisor)) => division_operation(e.ty(), divisor),
+                        _ => op,
+                    };
+                    c += &own(op, e.ty())
+                }
                 _ => {}
             }
             c
@@ -490,8 +519,8 @@ pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts
 
 /// Rule 15 (opcost's refinement): the mispredicted branches of an IF that ran `executions`
 /// times and went to its consequent (or THEN block) `taken` times, `simulated` being the
-/// misses of a simple predictor run on its actual outcomes (the analyzer simulates a per-branch
-/// two-level predictor: four outcomes of history, 2-bit counters). A condition on array data
+/// misses of a predictor run on its actual outcomes (the analyzer simulates a global-history
+/// one: the last outcomes of the watched IFs index 2-bit counters). A condition on array data
 /// (`data_dependent`) can defeat the hardware predictor: it misses the simulated count, at most
 /// min(taken, not taken) (the best guess for independent outcomes). A condition on scalars only
 /// (loop counters, flags, MOD patterns) is taken to be learned and costs no misses; so are DO
@@ -630,9 +659,21 @@ mod tests {
             Expr::compare(RelOp::Gt, Expr::var(&x()), Expr::var(&y())),
             Expr::compare(RelOp::Eq, Expr::var(&i()), Expr::int(0)),
         );
+        // Compares joined: each compare is its own branch, the join costs nothing (rule 7).
         assert_eq!(
             count_condition(&cond),
-            counts(&[(Param::CRSL, 1), (Param::CISL, 1), (Param::ANDL, 1)])
+            counts(&[(Param::CRSL, 1), (Param::CISL, 1)])
+        );
+        // A logical variable in the join: one AND.
+        let l = Operand::local("L", Type::Logical);
+        let mixed = Expr::logic(
+            LogicOp::Or,
+            Expr::var(&l),
+            Expr::compare(RelOp::Gt, Expr::var(&x()), Expr::var(&y())),
+        );
+        assert_eq!(
+            count_condition(&mixed),
+            counts(&[(Param::CRSL, 1), (Param::ANDL, 1)])
         );
         let c = count_call(&[Expr::var(&x()), Expr::var(&d()), Expr::var(&i())]);
         assert_eq!(
@@ -723,6 +764,19 @@ mod tests {
         assert_eq!(
             c,
             counts(&[(Param::QTRS, 1), (Param::QSNS, 1), (Param::QARS, 1)])
+        );
+        // MOD by a constant is a multiplication on the chain (rule 3); by a variable, a
+        // division: IH = MOD(3 * IH, 65521) and IH = MOD(3 * IH, I).
+        let ih = Operand::local("IH", Type::Integer);
+        let three_ih = Expr::arith(ArithOp::Mul, Expr::int(3), Expr::var(&ih));
+        let by_constant = Expr::intrinsic("MOD", vec![three_ih.clone(), Expr::int(65521)]);
+        let c = chain_latency(&Expr::var(&ih), &by_constant, "IH").unwrap();
+        assert_eq!(c, counts(&[(Param::QTIS, 1), (Param::QMIS, 2)]));
+        let by_variable = Expr::intrinsic("MOD", vec![three_ih, Expr::var(&i())]);
+        let c = chain_latency(&Expr::var(&ih), &by_variable, "IH").unwrap();
+        assert_eq!(
+            c,
+            counts(&[(Param::QTIS, 1), (Param::QMIS, 1), (Param::QDIS, 1)])
         );
     }
 
