@@ -1040,6 +1040,21 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
 /// may skip them), never passed as an argument, runs as often as those statements do. Its
 /// counter goes, and every count that used it uses the callers' counts instead.
 fn derive_unit_entries(prog: &mut Program) {
+    // Which statements name what, so each unit looks at its own call sites only.
+    let mut naming: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut unparsed = Vec::new();
+    for (k, st) in prog.stmts.iter().enumerate() {
+        match &st.stmt {
+            Some(s) => {
+                let mut names = HashSet::new();
+                stmt_names(s, &mut names);
+                for n in names {
+                    naming.entry(n).or_default().push(k);
+                }
+            }
+            None => unparsed.push(k),
+        }
+    }
     let mut defs: HashMap<usize, Mult> = HashMap::new();
     for u in 0..prog.units.len() {
         let unit = &prog.units[u];
@@ -1077,7 +1092,8 @@ fn derive_unit_entries(prog: &mut Program) {
                 continue;
             }
         }
-        if let Some(def) = call_sites(prog, &unit.name) {
+        let sites = naming.get(&unit.name).map(Vec::as_slice).unwrap_or(&[]);
+        if let Some(def) = call_sites(prog, &unit.name, sites, &unparsed) {
             defs.insert(entry, def);
         }
     }
@@ -1116,27 +1132,37 @@ fn derive_unit_entries(prog: &mut Program) {
 }
 
 /// How often unit `name` is entered: the sum of the counts of the statements calling or
-/// referencing it; `None` when some reference cannot be counted so (or there is none).
-fn call_sites(prog: &Program, name: &str) -> Option<Mult> {
+/// referencing it (`sites`: the statements that name it); `None` when some reference cannot
+/// be counted so (or there is none).
+fn call_sites(prog: &Program, name: &str, sites: &[usize], unparsed: &[usize]) -> Option<Mult> {
+    // An unparsed statement might reference it (blanks do not count in Fortran names).
+    let squeezed = |k: usize| -> String {
+        prog.statement(k)
+            .text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_uppercase()
+    };
+    if unparsed.iter().any(|&k| squeezed(k).contains(name)) {
+        return None;
+    }
+    // A unit where the name is an array, a dummy, or read by a statement function body
+    // (whose uses reference it without naming it): not counted from call sites.
+    if prog
+        .units
+        .iter()
+        .any(|u| u.name != name && u.local_names.contains(name))
+    {
+        return None;
+    }
     let mut total: Mult = Vec::new();
     let mut found = false;
-    for (k, st) in prog.stmts.iter().enumerate() {
-        let Some(s) = &st.stmt else {
-            // An unparsed statement might reference it.
-            if prog.statement(k).text.contains(name) {
-                return None;
-            }
-            continue;
-        };
+    for &k in sites {
+        let st = &prog.stmts[k];
+        let Some(s) = &st.stmt else { continue };
         if prog.units[st.unit].name == name {
             // In its own unit the name is the function's result variable.
-            continue;
-        }
-        if prog.units[st.unit].local_names.contains(name) {
-            // Here the name is something else (or read by a statement function).
-            if prog.statement(k).text.contains(name) {
-                return None;
-            }
             continue;
         }
         let (outer, inner) = match s {
@@ -1457,6 +1483,44 @@ fn find_trip_counts(prog: &mut Program, lw: &mut Lower, first: usize, end: usize
     }
 }
 
+/// Names the expressions of an executable statement read or call (those [`references`]
+/// looks at).
+fn stmt_names(s: &Stmt, out: &mut HashSet<String>) {
+    let args = |a: &[Arg], out: &mut HashSet<String>| {
+        sexpr_names(&SExpr::Apply(String::new(), a.to_vec()), out)
+    };
+    match s {
+        Stmt::Call(n, a) => {
+            out.insert(n.clone());
+            args(a, out);
+        }
+        Stmt::Assignment(t, v) => {
+            sexpr_names(t, out);
+            sexpr_names(v, out);
+        }
+        Stmt::LogicalIf(c, inner, _) => {
+            sexpr_names(c, out);
+            stmt_names(inner, out);
+        }
+        Stmt::BlockIf(c)
+        | Stmt::ElseIf(c)
+        | Stmt::ComputedGoto(_, c)
+        | Stmt::ArithIf(c, _)
+        | Stmt::DoWhile(_, c)
+        | Stmt::Return(Some(c)) => sexpr_names(c, out),
+        Stmt::Do(_, ctl) => {
+            for b in [Some(&ctl.start), Some(&ctl.end), ctl.step.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                sexpr_names(b, out);
+            }
+        }
+        Stmt::Io(_, a) => args(a, out),
+        _ => {}
+    }
+}
+
 /// Names an expression reads (arrays, variables, functions).
 fn sexpr_names(e: &SExpr, out: &mut HashSet<String>) {
     match e {
@@ -1606,5 +1670,21 @@ mod tests {
             Some(vec![(2, 0)]),
             "F runs twice per main run"
         );
+    }
+
+    #[test]
+    fn a_unit_a_statement_function_calls_keeps_its_counter() {
+        let p = prog(concat!(
+            "      PROGRAM P\n",
+            "      G(A) = F(A) + 1.0\n",
+            "      X = G(1.0)\n",
+            "      X = F(2.0)\n",
+            "      END\n",
+            "      FUNCTION F(A)\n",
+            "      F = A\n",
+            "      END\n",
+        ));
+        // F runs twice per main run, once through G: not derivable from its call sites.
+        assert!(p.derived_probes.is_empty());
     }
 }
