@@ -1285,21 +1285,20 @@ fn resolve_placeholders(
         return;
     }
     let mut defs: HashMap<usize, Mult> = HashMap::new();
-    let expand = expand_mult;
     for (placeholder, fall, ifs) in pending {
-        let mut m = expand(&fall, &defs);
+        let mut m = expand_mult(&fall, &defs);
         for j in ifs {
             m.extend(prog.stmts[j].consequent.clone().unwrap_or_default());
         }
-        let m = expand(&m, &defs);
+        let m = expand_mult(&m, &defs);
         defs.insert(placeholder, m);
     }
     for st in &mut prog.stmts[stmts] {
         for part in &mut st.parts {
-            part.mult = expand(&part.mult, &defs);
+            part.mult = expand_mult(&part.mult, &defs);
         }
         for m in [&mut st.exec, &mut st.consequent].into_iter().flatten() {
-            *m = expand(m, &defs);
+            *m = expand_mult(m, &defs);
         }
     }
 }
@@ -1427,31 +1426,36 @@ fn may_exit(prog: &Program, body: std::ops::RangeInclusive<usize>) -> bool {
     })
 }
 
+/// The last statement of the DO loop at statement `d` (looked for before statement `end`,
+/// the end of its unit): the terminal with its label, or the matching END DO.
+pub fn loop_end(prog: &Program, d: usize, label: Option<u32>, end: usize) -> Option<usize> {
+    match label {
+        Some(l) => (d + 1..end).find(|&k| prog.statement(k).label == Some(l)),
+        None => {
+            let mut depth = 0usize;
+            (d + 1..end).find(|&k| match &prog.stmts[k].stmt {
+                Some(Stmt::Do(None, _) | Stmt::DoWhile(None, _)) => {
+                    depth += 1;
+                    false
+                }
+                Some(Stmt::EndDo) if depth == 0 => true,
+                Some(Stmt::EndDo) => {
+                    depth -= 1;
+                    false
+                }
+                _ => false,
+            })
+        }
+    }
+}
+
 /// Mark the DO loops of statements `first..end` whose iterations can be counted at entry.
 fn find_trip_counts(prog: &mut Program, lw: &mut Lower, first: usize, end: usize) {
     for d in first..end {
         let Some(Stmt::Do(label, ctl)) = prog.stmts[d].stmt.clone() else {
             continue;
         };
-        // The loop's last statement: the labeled terminal, or the matching END DO.
-        let last = match label {
-            Some(l) => (d + 1..end).find(|&k| prog.statement(k).label == Some(l)),
-            None => {
-                let mut depth = 0usize;
-                (d + 1..end).find(|&k| match &prog.stmts[k].stmt {
-                    Some(Stmt::Do(None, _) | Stmt::DoWhile(None, _)) => {
-                        depth += 1;
-                        false
-                    }
-                    Some(Stmt::EndDo) if depth == 0 => true,
-                    Some(Stmt::EndDo) => {
-                        depth -= 1;
-                        false
-                    }
-                    _ => false,
-                })
-            }
-        };
+        let last = loop_end(prog, d, label, end);
         let Some(last) = last else { continue };
         // MAX0 must be the intrinsic in this unit.
         let var_int =

@@ -116,26 +116,8 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
         let Some(s) = &st.stmt else { continue };
         match s {
             Stmt::Do(label, _) | Stmt::DoWhile(label, _) => {
-                let end = match label {
-                    Some(l) => (i + 1..prog.stmts.len()).find(|&j| {
-                        prog.stmts[j].unit == st.unit && prog.statement(j).label == Some(*l)
-                    }),
-                    None => {
-                        let mut depth = 0usize;
-                        (i + 1..prog.stmts.len()).find(|&j| match &prog.stmts[j].stmt {
-                            Some(Stmt::Do(None, _)) | Some(Stmt::DoWhile(None, _)) => {
-                                depth += 1;
-                                false
-                            }
-                            Some(Stmt::EndDo) if depth == 0 => true,
-                            Some(Stmt::EndDo) => {
-                                depth -= 1;
-                                false
-                            }
-                            _ => false,
-                        })
-                    }
-                };
+                let unit_end = prog.units[st.unit].end;
+                let end = crate::analysis::loop_end(prog, i, *label, unit_end);
                 if let (Some(j), Some(iter)) = (end, st.parts.get(1)) {
                     loops.push((st.unit, i, j, iter.mult.clone()));
                 }
