@@ -152,8 +152,17 @@ fn validate_reports_real_against_predicted() {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["summary"]["programs"], 1);
     assert_eq!(v["programs"][0]["runs"], 2);
-    // The gprof build times each unit.
+    // The gprof build times each unit, and its line profile the directive region.
     assert!(!v["programs"][0]["units"].as_array().unwrap().is_empty());
+    let regions = v["programs"][0]["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), 1, "{regions:?}");
+    assert_eq!(regions[0]["name"], "SWEEP");
+    let (p, m) = (
+        regions[0]["predicted_s"].as_f64().unwrap(),
+        regions[0]["measured_self_s"].as_f64().unwrap(),
+    );
+    assert!(p > 0.0 && p <= predicted, "{p} of {predicted}");
+    assert!(m > 0.0 && m <= 2.0 * real, "{m} of {real}");
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
 }
 

@@ -151,6 +151,7 @@ impl<'a> Lower<'a> {
             name: name.to_string(),
             ty: self.ty(name),
             global: self.sym.is_global(name),
+            dummy: self.sym.get(name).is_some_and(|s| s.dummy),
         }
     }
 

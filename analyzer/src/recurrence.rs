@@ -7,10 +7,10 @@
 //! iteration back to the same scalar at its end (its recurrences), as latency counts.
 
 use crate::analysis::{Mult, Program};
-use crate::syntax::Stmt;
-use model::expr::Expr;
+use crate::syntax::{SExpr, Stmt, UOp};
+use model::expr::{ArithOp, Expr, Operand};
 use model::{rules, OpCounts};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// An innermost loop: statements `first..=last` of the program, iterated `iterations` times.
 #[derive(Debug, Clone)]
@@ -55,9 +55,17 @@ fn scalars_read(e: &Expr, out: &mut Vec<String>) {
     }
 }
 
+/// Suffix of a carried element read at the previous iteration's value (`X(I-1)` after `X(I)`
+/// is written): always the start of a chain, never the value written earlier in this iteration.
+const PREVIOUS: &str = "#prev";
+/// Suffix of a carried element read at this iteration's location (`X(I)` read where `X(I)` is
+/// written): continues a chain only when written earlier in the iteration; never an origin.
+const CURRENT: &str = "#cur";
+
 /// The recurrences of a straight run of assignments (in execution order, wrapping around).
 /// For every scalar, the chains from each loop-entry value (origin) to its current value are
-/// tracked, keeping the longest (most latency operations) per origin.
+/// tracked, keeping the longest (most latency operations) per origin. Array elements take
+/// part as the scalars `CarriedElements::rewrite` makes of them.
 pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<OpCounts> {
     let mut chains: HashMap<String, HashMap<String, OpCounts>> = HashMap::new();
     for (target, value) in assignments {
@@ -76,9 +84,14 @@ pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<OpCounts> {
             let Some(step) = rules::chain_latency(target, value, w) else {
                 continue;
             };
-            let sources: Vec<(String, OpCounts)> = match chains.get(w) {
-                Some(m) => m.iter().map(|(o, c)| (o.clone(), c.clone())).collect(),
-                None => vec![(w.clone(), OpCounts::new())],
+            let sources: Vec<(String, OpCounts)> = if let Some(base) = w.strip_suffix(PREVIOUS) {
+                vec![(base.to_string(), OpCounts::new())]
+            } else {
+                let key = w.strip_suffix(CURRENT).unwrap_or(w);
+                match chains.get(key) {
+                    Some(m) => m.iter().map(|(o, c)| (o.clone(), c.clone())).collect(),
+                    None => vec![(w.clone(), OpCounts::new())],
+                }
             };
             for (origin, mut c) in sources {
                 c += &step;
@@ -100,6 +113,230 @@ pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<OpCounts> {
     out.sort_by_key(|c| std::cmp::Reverse(c.total_characterized()));
     out.truncate(4);
     out
+}
+
+/// A subscript of an element a loop reads or writes, as far as rule 14 tells them apart.
+#[derive(Debug, Clone, PartialEq)]
+enum Dim {
+    /// Unchanged by the loop (its text).
+    Invariant(String),
+    /// The loop's DO variable plus a constant.
+    Offset(i64),
+}
+
+/// Array elements that carry values from one iteration of a loop to the next (rule 14):
+/// elements whose subscripts the loop does not change (`W(I)` in a loop over `K`: the same
+/// location every iteration, like a scalar), and elements written at an offset of the DO
+/// variable and read one iteration later (`X(I)` written, `X(I-1)` read, step 1: livermore's
+/// first sum and tridiagonal elimination). `rewrite` turns them into scalars named by their
+/// location so that `recurrences` follows them; other elements stay as they are.
+struct CarriedElements {
+    /// Names the loop assigns (upper case), with its DO variable.
+    assigned: HashSet<String>,
+    /// The DO variable and its constant step.
+    index: Option<(String, i64)>,
+    /// Elements the loop writes with an offset subscript: array, subscripts, location name.
+    writes: Vec<(String, Vec<Dim>, String)>,
+    /// Every element the loop writes, as written (`W(K)` with K assigned in the loop too): a
+    /// read of the same text later in an iteration continues a chain.
+    targets: HashSet<String>,
+}
+
+impl CarriedElements {
+    fn new(body: &[(Expr, Expr)], assigned: HashSet<String>, index: Option<(String, i64)>) -> Self {
+        let mut c = CarriedElements {
+            assigned,
+            index,
+            writes: Vec::new(),
+            targets: HashSet::new(),
+        };
+        for (target, _) in body {
+            if let Expr::Element { array, subscripts } = target.unparen() {
+                c.targets.insert(target.unparen().to_string());
+                if let Some(dims) = c.dims(subscripts) {
+                    if dims.iter().any(|d| matches!(d, Dim::Offset(_))) {
+                        let name = target.unparen().to_string();
+                        c.writes.push((array.name.to_ascii_uppercase(), dims, name));
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    fn dims(&self, subscripts: &[Expr]) -> Option<Vec<Dim>> {
+        subscripts
+            .iter()
+            .map(|e| {
+                if let Some((var, _)) = &self.index {
+                    if let Some(k) = offset_of(e, var) {
+                        return Some(Dim::Offset(k));
+                    }
+                }
+                let mut names = Vec::new();
+                plain_names(e, &mut names)?;
+                (!names.iter().any(|n| self.assigned.contains(n)))
+                    .then(|| Dim::Invariant(e.to_string()))
+            })
+            .collect()
+    }
+
+    /// `e` with its carried elements as scalars; `written` for an assignment's target.
+    fn rewrite(&self, e: &Expr, written: bool) -> Expr {
+        let scalar = |like: &Operand, name: String| {
+            Expr::Variable(Operand {
+                name,
+                ty: like.ty,
+                global: like.global,
+                dummy: like.dummy,
+            })
+        };
+        match e {
+            Expr::Element { array, subscripts } if !subscripts.iter().all(Expr::is_constant) => {
+                let text = e.to_string();
+                let Some(dims) = self.dims(subscripts) else {
+                    return if written {
+                        scalar(array, text)
+                    } else if self.targets.contains(&text) {
+                        scalar(array, format!("{text}{CURRENT}"))
+                    } else {
+                        e.clone()
+                    };
+                };
+                if dims.iter().all(|d| matches!(d, Dim::Invariant(_))) {
+                    return scalar(array, text);
+                }
+                let own = array.name.to_ascii_uppercase();
+                let step = self.index.as_ref().map_or(0, |(_, s)| *s);
+                let same_place = |w: &Vec<Dim>, delta: i64| {
+                    w.len() == dims.len()
+                        && w.iter().zip(&dims).all(|(a, b)| match (a, b) {
+                            (Dim::Offset(x), Dim::Offset(y)) => x - y == delta,
+                            (a, b) => a == b,
+                        })
+                };
+                let on_array = self.writes.iter().filter(|(a, _, _)| *a == own);
+                if written {
+                    return scalar(array, text);
+                }
+                for (_, w, name) in on_array {
+                    if same_place(w, step) {
+                        return scalar(array, format!("{name}{PREVIOUS}"));
+                    }
+                    if same_place(w, 0) {
+                        return scalar(array, format!("{name}{CURRENT}"));
+                    }
+                }
+                e.clone()
+            }
+            Expr::Paren(x) => Expr::Paren(Box::new(self.rewrite(x, false))),
+            Expr::Unary { op, operand } => Expr::Unary {
+                op: *op,
+                operand: Box::new(self.rewrite(operand, false)),
+            },
+            Expr::Arith { op, lhs, rhs } => Expr::Arith {
+                op: *op,
+                lhs: Box::new(self.rewrite(lhs, false)),
+                rhs: Box::new(self.rewrite(rhs, false)),
+            },
+            Expr::Intrinsic { name, args } => Expr::Intrinsic {
+                name: name.clone(),
+                args: args.iter().map(|a| self.rewrite(a, false)).collect(),
+            },
+            other => other.clone(),
+        }
+    }
+}
+
+/// `var + k` (or `k + var`, `var - k`, `var`) as k.
+fn offset_of(e: &Expr, var: &str) -> Option<i64> {
+    let int = |x: &Expr| match x.unparen() {
+        Expr::Constant { text, .. } => text.parse::<i64>().ok(),
+        _ => None,
+    };
+    let is_var =
+        |x: &Expr| matches!(x.unparen(), Expr::Variable(o) if o.name.eq_ignore_ascii_case(var));
+    match e.unparen() {
+        x if is_var(x) => Some(0),
+        Expr::Arith {
+            op: ArithOp::Add,
+            lhs,
+            rhs,
+        } if is_var(lhs) => int(rhs),
+        Expr::Arith {
+            op: ArithOp::Add,
+            lhs,
+            rhs,
+        } if is_var(rhs) => int(lhs),
+        Expr::Arith {
+            op: ArithOp::Sub,
+            lhs,
+            rhs,
+        } if is_var(lhs) => int(rhs).map(|k| -k),
+        _ => None,
+    }
+}
+
+/// The variable names of a subscript made of variables, constants and arithmetic (upper
+/// case); None when it reads an element or calls a function (it may change under the loop).
+fn plain_names(e: &Expr, out: &mut Vec<String>) -> Option<()> {
+    match e {
+        Expr::Constant { .. } => Some(()),
+        Expr::Variable(o) => {
+            out.push(o.name.to_ascii_uppercase());
+            Some(())
+        }
+        Expr::Paren(x) | Expr::Unary { operand: x, .. } => plain_names(x, out),
+        Expr::Arith { lhs, rhs, .. } => {
+            plain_names(lhs, out)?;
+            plain_names(rhs, out)
+        }
+        _ => None,
+    }
+}
+
+/// The DO variable and constant step of the loop that starts at statement `first`.
+fn do_index(prog: &Program, first: usize) -> Option<(String, i64)> {
+    let Some(Stmt::Do(_, ctrl)) = &prog.stmts[first].stmt else {
+        return None;
+    };
+    let step = match &ctrl.step {
+        None => 1,
+        Some(SExpr::Int(t)) => t.parse().ok()?,
+        Some(SExpr::Unary(UOp::Neg, x)) => match x.as_ref() {
+            SExpr::Int(t) => -t.parse::<i64>().ok()?,
+            _ => return None,
+        },
+        Some(_) => return None,
+    };
+    Some((ctrl.var.to_ascii_uppercase(), step))
+}
+
+/// The names a loop's statements assign (upper case), with its DO variable; None when it
+/// calls a subroutine (which may change anything).
+fn assigned_names(prog: &Program, first: usize, last: usize) -> Option<HashSet<String>> {
+    let mut out = HashSet::new();
+    for st in &prog.stmts[first..=last] {
+        match &st.stmt {
+            Some(Stmt::Call(..)) => return None,
+            Some(Stmt::LogicalIf(_, inner, _)) if matches!(inner.as_ref(), Stmt::Call(..)) => {
+                return None
+            }
+            Some(Stmt::Do(_, ctrl)) => {
+                out.insert(ctrl.var.to_ascii_uppercase());
+            }
+            _ => {}
+        }
+        if let Some((target, _)) = &st.assignment {
+            match target.unparen() {
+                Expr::Variable(o) | Expr::Element { array: o, .. } => {
+                    out.insert(o.name.to_ascii_uppercase());
+                }
+                _ => {}
+            }
+        }
+    }
+    Some(out)
 }
 
 /// The innermost loops of a program and their recurrences.
@@ -153,9 +390,16 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
     inner
         .into_iter()
         .map(|(unit, first, last, iterations)| {
-            let body: Vec<(Expr, Expr)> = (*first..=*last)
+            let mut body: Vec<(Expr, Expr)> = (*first..=*last)
                 .filter_map(|k| prog.stmts[k].assignment.clone())
                 .collect();
+            if let Some(assigned) = assigned_names(prog, *first, *last) {
+                let carried = CarriedElements::new(&body, assigned, do_index(prog, *first));
+                body = body
+                    .iter()
+                    .map(|(t, v)| (carried.rewrite(t, true), carried.rewrite(v, false)))
+                    .collect();
+            }
             LoopShape {
                 unit: *unit,
                 first: *first,
@@ -260,6 +504,104 @@ mod tests {
             r.iter().any(|c| c.get(Param::QTRS) == 2),
             "E(2) waits on E(1) which waits on E(2)"
         );
+    }
+
+    fn carried(body: &[(Expr, Expr)], assigned: &[&str], index: &str) -> Vec<OpCounts> {
+        let names = assigned.iter().map(|n| n.to_string()).collect();
+        let c = CarriedElements::new(body, names, Some((index.to_string(), 1)));
+        let body: Vec<(Expr, Expr)> = body
+            .iter()
+            .map(|(t, v)| (c.rewrite(t, true), c.rewrite(v, false)))
+            .collect();
+        recurrences(&body)
+    }
+
+    fn at(a: &Operand, var: &str, k: i64) -> Expr {
+        let i = Expr::var(&Operand::local(var, Type::Integer));
+        let sub = match k {
+            0 => i,
+            k if k > 0 => Expr::arith(ArithOp::Add, i, Expr::int(k)),
+            k => Expr::arith(ArithOp::Sub, i, Expr::int(-k)),
+        };
+        Expr::elem(a, vec![sub])
+    }
+
+    #[test]
+    fn an_element_read_one_iteration_after_its_store_carries_a_chain() {
+        // X(K) = X(K-1) + Y(K): livermore's first sum.
+        let x = Operand::local("X", Type::Real);
+        let y = Operand::local("Y", Type::Real);
+        let body = [(
+            at(&x, "K", 0),
+            Expr::arith(ArithOp::Add, at(&x, "K", -1), at(&y, "K", 0)),
+        )];
+        let r = carried(&body, &["X", "K"], "K");
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].get(Param::QTRS), 1);
+        assert_eq!(r[0].get(Param::QARS), 1);
+        // Two iterations apart: two interleaved chains, not followed.
+        let body = [(
+            at(&x, "K", 0),
+            Expr::arith(ArithOp::Add, at(&x, "K", -2), at(&y, "K", 0)),
+        )];
+        assert!(carried(&body, &["X", "K"], "K").is_empty());
+        // X(K) = X(K) + Y(K): every iteration its own element.
+        let body = [(
+            at(&x, "K", 0),
+            Expr::arith(ArithOp::Add, at(&x, "K", 0), at(&y, "K", 0)),
+        )];
+        assert!(carried(&body, &["X", "K"], "K").is_empty());
+    }
+
+    #[test]
+    fn an_element_read_after_its_store_in_the_iteration_continues_the_chain() {
+        // K = 102 - I; W(K) = U(K) + S * V(K); S = W(K) - S (livermore 19, backward sweep).
+        let w = Operand::local("W", Type::Real);
+        let u = Operand::local("U", Type::Real);
+        let body = [
+            (
+                at(&w, "K", 0),
+                Expr::arith(
+                    ArithOp::Add,
+                    at(&u, "K", 0),
+                    Expr::arith(ArithOp::Mul, v("S"), at(&u, "K", 1)),
+                ),
+            ),
+            (v("S"), Expr::arith(ArithOp::Sub, at(&w, "K", 0), v("S"))),
+        ];
+        let r = carried(&body, &["W", "S", "K", "I"], "I");
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].get(Param::QTRS), 2, "through W(K) and S");
+        assert_eq!(r[0].get(Param::QARS), 2);
+        assert_eq!(r[0].get(Param::QMRS), 1);
+    }
+
+    #[test]
+    fn an_element_the_loop_does_not_move_is_a_scalar() {
+        // W(I) = W(I) + B(I,K) * W(I-K) in a loop over K.
+        let w = Operand::local("W", Type::Real);
+        let b = Operand::local("B", Type::Real);
+        let i = Expr::var(&Operand::local("I", Type::Integer));
+        let k = Expr::var(&Operand::local("K", Type::Integer));
+        let wi = Expr::elem(&w, vec![i.clone()]);
+        let body = [(
+            wi.clone(),
+            Expr::arith(
+                ArithOp::Add,
+                wi,
+                Expr::arith(
+                    ArithOp::Mul,
+                    Expr::elem(&b, vec![i.clone(), k.clone()]),
+                    Expr::elem(&w, vec![Expr::arith(ArithOp::Sub, i, k)]),
+                ),
+            ),
+        )];
+        let r = carried(&body, &["W", "K"], "K");
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].get(Param::QTRS), 1);
+        assert_eq!(r[0].get(Param::QARS), 1);
+        // When the loop changes I, W(I) moves: no chain.
+        assert!(carried(&body, &["W", "K", "I"], "K").is_empty());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::analysis::{Mult, Program};
 use crate::{AnalyzeError, AnalyzeOptions};
-use model::program_stats::{BlockStats, LoopStats, PartStats};
+use model::program_stats::{BlockStats, LineSpan, LoopStats, PartStats};
 use model::{OpCounts, ProgramStats, Versioned};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -84,6 +84,7 @@ fn part(name: &str, a: &Acc, dynamic: bool) -> PartStats {
         name: name.to_string(),
         static_counts: a.stat.clone(),
         dynamic_counts: dynamic.then(|| a.dynm.clone()),
+        spans: Vec::new(),
     }
 }
 
@@ -99,6 +100,8 @@ pub fn program_stats(
     let mut units: Vec<Acc> = prog.units.iter().map(|_| Acc::default()).collect();
     let mut regions: BTreeMap<String, Acc> = BTreeMap::new();
     let mut region_order: Vec<String> = Vec::new();
+    // Per region, its runs of consecutive statements: (file, first, last statement).
+    let mut region_spans: BTreeMap<String, Vec<(usize, usize, usize)>> = BTreeMap::new();
     // Blocks keyed by probe (statements without a probe but with costs, such as ELSE IF
     // conditions, form their own entry keyed by statement).
     let mut blocks: Vec<BlockAcc> = Vec::new();
@@ -120,6 +123,11 @@ pub fn program_stats(
             let a = regions.entry(r.clone()).or_default();
             a.stat += s;
             a.dynm += &d;
+            let spans = region_spans.entry(r.clone()).or_default();
+            match spans.last_mut() {
+                Some((file, _, last)) if *file == st.file && *last + 1 == i => *last = i,
+                _ => spans.push((st.file, i, i)),
+            }
         }
         if st.parts.is_empty() && st.block.is_none() {
             continue;
@@ -183,6 +191,7 @@ pub fn program_stats(
                     acc
                 }),
                 recurrences: l.recurrences,
+                regions: prog.statement(l.first).regions.clone(),
             }
         })
         .collect();
@@ -201,7 +210,17 @@ pub fn program_stats(
             .collect(),
         regions: region_order
             .iter()
-            .map(|r| part(r, &regions[r], dynamic))
+            .map(|r| PartStats {
+                spans: region_spans[r]
+                    .iter()
+                    .map(|&(file, first, last)| LineSpan {
+                        file: prog.files[file].path.clone(),
+                        first_line: line_of(first, false),
+                        last_line: line_of(last, true),
+                    })
+                    .collect(),
+                ..part(r, &regions[r], dynamic)
+            })
             .collect(),
         skipped_statements: prog.skipped,
         blocks,

@@ -32,6 +32,7 @@ fn counts(pairs: &[(Param, u64)], unch: &[(&str, u64)]) -> OpCounts {
 // IF (X .GT. Y)      CRSL; consequent X = SQRT(Y): SQRS, SRSL (runs once)
 // CALL S(X, N)       PROC, AGRS, AGIS         WRITE: uncharacterized I/O
 // K = K ** 2         EISL, SISL               Z = Z / 2.0: DRSL, SRSL
+//                    (K and Z are dummies: each of the four uses is one DUMA, rule 16)
 use Param::*;
 
 #[test]
@@ -62,6 +63,7 @@ fn static_counts_match_the_hand_count() {
             (EISL, 1),
             (SISL, 1),
             (DRSL, 1),
+            (DUMA, 4),
         ],
         &[("I/O statement WRITE", 1)],
     );
@@ -70,7 +72,10 @@ fn static_counts_match_the_hand_count() {
     assert_eq!(a.stats.units[0].name, "COUNTS");
     assert_eq!(
         a.stats.units[1].static_counts,
-        counts(&[(EISL, 1), (SISL, 1), (DRSL, 1), (SRSL, 1)], &[])
+        counts(
+            &[(EISL, 1), (SISL, 1), (DRSL, 1), (SRSL, 1), (DUMA, 4)],
+            &[]
+        )
     );
     assert_eq!(a.stats.regions.len(), 1);
     assert_eq!(
@@ -126,6 +131,7 @@ fn dynamic_counts_match_the_hand_count() {
             (EISL, 1),
             (SISL, 1),
             (DRSL, 1),
+            (DUMA, 4),
         ],
         &[("I/O statement WRITE", 1)],
     );

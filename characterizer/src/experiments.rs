@@ -120,6 +120,7 @@ impl Flavor {
             name,
             ty: self.ty,
             global: self.global,
+            dummy: false,
         }
     }
     /// Chain variable k.
@@ -139,6 +140,7 @@ impl Flavor {
             name: format!("{}Z", self.prefix()),
             ty: self.ty,
             global: self.global,
+            dummy: false,
         }
     }
     /// An initial-value expression for `v` in this pool's type.
@@ -444,11 +446,13 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             name: format!("{pre}L{k}"),
             ty: Type::Logical,
             global,
+            dummy: false,
         };
         let lf = Operand {
             name: format!("{pre}LF"),
             ty: Type::Logical,
             global,
+            dummy: false,
         };
         let mut inits: Vec<(String, String)> = (1..=CHAINS)
             .map(|k| (lt(k).name, "LVAL(.TRUE.)".to_string()))
@@ -539,6 +543,18 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             .collect(),
     ));
     groups.push(single(&[Param::IADD], "IADD"));
+    // Rule 16: the same transfer from an element of a dummy array (the test subroutine's
+    // argument PA1): the extra is the load of the array's address.
+    let pa1 = Operand::dummy("PA1", Type::Real);
+    exps.push(exp(
+        "DUMA".into(),
+        "transfer from an element of a dummy array",
+        idx_inits(CHAINS),
+        (1..=CHAINS)
+            .map(|k| assign(&real.x(k), Expr::elem(&pa1, vec![v(&index(k))])))
+            .collect(),
+    ));
+    groups.push(single(&[Param::DUMA], "DUMA"));
 
     // Region 10: branches and DO loops.
     let mut label = 100u32;

@@ -131,16 +131,19 @@ fn guard_for(name: &str) -> Option<&'static str> {
 
 fn test_subroutine(w: &mut FixedForm, index: usize, e: &Experiment) {
     w.comment(&format!("Experiment {}: {}", e.name, e.purpose));
-    w.s(&format!("SUBROUTINE TE{index:03}(TMAX, NREP, LIMIT0)"));
+    w.s(&format!("SUBROUTINE TE{index:03}(TMAX, NREP, LIMIT0, PA1)"));
     w.s("IMPLICIT NONE");
     w.s("DOUBLE PRECISION TMAX");
     w.s("INTEGER NREP, LIMIT0");
+    w.comment("A dummy array, for the tests of rule 16 (DUMA).");
+    w.s("REAL PA1(64)");
     w.s("DOUBLE PRECISION T0, T1");
     w.s("INTEGER NCOUNT, LIMIT, KOBS");
     declarations(w);
     w.s("CALL FILLR(RA1, 64, RVAL(1.0))");
     w.s("CALL FILLR(RA2, 64, RVAL(1.0))");
     w.s("CALL FILLR(RA3, 64, RVAL(1.0))");
+    w.s("CALL FILLR(PA1, 64, RVAL(1.0))");
     w.s("CALL FILLI(NA1, 64, IVAL(2))");
     for (name, value) in &e.inits {
         w.s(&format!("{name} = {value}"));
@@ -205,11 +208,12 @@ pub fn generate(experiments: &[Experiment]) -> TestProgram {
     w.s("IMPLICIT NONE");
     w.s("INTEGER NEXP, NREP, LIMIT0");
     w.s("DOUBLE PRECISION TMAX");
+    w.s("REAL PA(64)");
     w.s("READ (*,*) NEXP, TMAX, NREP, LIMIT0");
     w.s("IF (NEXP .EQ. 0) CALL CLOCKT");
     for i in 0..experiments.len() {
         w.s(&format!(
-            "IF (NEXP .EQ. {}) CALL TE{:03}(TMAX, NREP, LIMIT0)",
+            "IF (NEXP .EQ. {}) CALL TE{:03}(TMAX, NREP, LIMIT0, PA)",
             i + 1,
             i + 1
         ));

@@ -64,6 +64,8 @@ pub enum Operation {
     LoopIterationStepN,
     /// A conditional branch the CPU predicted wrong (opcost's refinement, rule 15).
     BranchMiss,
+    /// A value or element reached through a dummy argument's address (rule 16).
+    DummyAccess,
     Exp,
     Log,
     Sin,
@@ -99,6 +101,7 @@ impl Operation {
             Operation::LoopInitStepN => "DO init, step n",
             Operation::LoopIterationStepN => "DO iteration, step n",
             Operation::BranchMiss => "mispredicted IF branch",
+            Operation::DummyAccess => "access through a dummy argument",
             Operation::Exp => "exponential",
             Operation::Log => "logarithm",
             Operation::Sin => "sine",
@@ -331,6 +334,7 @@ catalogue! {
     QTND = 103, 13, Tan, Real, Double, Local, false;
     QSQD = 104, 13, Sqrt, Real, Double, Local, false;
     BMIS = 105, 10, BranchMiss, None, None, None, false;
+    DUMA = 106, 8, DummyAccess, None, None, None, false;
 }
 
 /// Number of parameters of seed 004 table 4.11.
@@ -453,7 +457,7 @@ mod tests {
         let names: HashSet<_> = Param::ALL.iter().map(|p| p.mnemonic()).collect();
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
-        assert_eq!(Param::measured().count(), 74 + 28 + 1);
+        assert_eq!(Param::measured().count(), 74 + 28 + 2);
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub struct Operand {
     pub ty: Type,
     /// In a COMMON block (the seed's "global" storage class).
     pub global: bool,
+    /// A dummy argument: reached through the address the caller passed (rule 16).
+    #[serde(default)]
+    pub dummy: bool,
 }
 
 impl Operand {
@@ -59,6 +62,7 @@ impl Operand {
             name: name.to_string(),
             ty,
             global: false,
+            dummy: false,
         }
     }
     pub fn global(name: &str, ty: Type) -> Self {
@@ -66,6 +70,15 @@ impl Operand {
             name: name.to_string(),
             ty,
             global: true,
+            dummy: false,
+        }
+    }
+    pub fn dummy(name: &str, ty: Type) -> Self {
+        Operand {
+            name: name.to_string(),
+            ty,
+            global: false,
+            dummy: true,
         }
     }
 }

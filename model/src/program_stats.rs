@@ -14,6 +14,18 @@ pub struct PartStats {
     pub static_counts: OpCounts,
     /// Executions in one run (present after a dynamic analysis).
     pub dynamic_counts: Option<OpCounts>,
+    /// The source lines a directive region covers (regions only; absent in older files), so
+    /// that a line profile can time it (seed 004 section 6.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<LineSpan>,
+}
+
+/// Lines `first_line..=last_line` (1-based) of one source file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineSpan {
+    pub file: String,
+    pub first_line: u32,
+    pub last_line: u32,
 }
 
 /// A program's statistics (file format `opcost-program-stats`).
@@ -52,6 +64,9 @@ pub struct LoopStats {
     pub body_counts: Option<OpCounts>,
     /// Latency counts of each recurrence, per iteration.
     pub recurrences: Vec<OpCounts>,
+    /// The directive regions the loop lies in (absent in older files).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<String>,
 }
 
 /// One basic block: a run of statements executed together (seed 004 section 5.1, like tcov).

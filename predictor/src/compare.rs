@@ -220,6 +220,7 @@ mod tests {
                 name: "p".into(),
                 static_counts: OpCounts::new(),
                 dynamic_counts: Some(c),
+                spans: vec![],
             },
             units: vec![],
             regions: vec![],

@@ -296,7 +296,14 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
         regions: stats
             .regions
             .iter()
-            .map(|r| predict_counts(&r.name, part_counts(r), machine))
+            .map(|r| {
+                let loops: Vec<&LoopStats> = stats
+                    .loops
+                    .iter()
+                    .filter(|l| l.regions.contains(&r.name))
+                    .collect();
+                predict_part(&r.name, part_counts(r), &loops, machine)
+            })
             .collect(),
         warnings,
     }
@@ -483,6 +490,7 @@ mod tests {
             iterations: Some(100),
             body_counts: Some(body.clone()),
             recurrences: vec![rec],
+            regions: vec!["R".into()],
         };
         let p = predict_part("U", &body, &[&l], &m);
         assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);

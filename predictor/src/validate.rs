@@ -10,6 +10,7 @@ use analyzer::{AnalyzeOptions, RunSpec};
 use characterizer::stats::median;
 use harness::Compiler;
 use model::characterization::Characterization;
+use model::program_stats::LineSpan;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -63,10 +64,10 @@ impl Default for ValidateOptions {
     }
 }
 
-/// Predicted and measured time of one program unit.
+/// Predicted and measured time of one program unit or directive region.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct UnitComparison {
-    pub unit: String,
+pub struct PartComparison {
+    pub name: String,
     pub predicted_s: f64,
     /// Self time from the profiling build (not counting called units or library calls).
     pub measured_self_s: f64,
@@ -88,7 +89,10 @@ pub struct ProgramValidation {
     /// (predicted - real) / real, in percent, real = median CPU time.
     pub error_percent: f64,
     pub uncharacterized_fraction: f64,
-    pub units: Vec<UnitComparison>,
+    pub units: Vec<PartComparison>,
+    /// Directive regions, timed from a line profile of the same build (when it has them).
+    #[serde(default)]
+    pub regions: Vec<PartComparison>,
     #[serde(skip)]
     pub prediction: Option<Prediction>,
 }
@@ -176,17 +180,26 @@ pub fn time_runs(
     Ok((cpu, wall))
 }
 
-/// Self seconds per program unit from gprof's flat profile of a `-pg` build.
-fn profile_units(
+/// A gprof profile of one run: self seconds per unit and per source line.
+#[derive(Debug, Default)]
+struct Profile {
+    units: Vec<(String, f64)>,
+    lines: Vec<(String, u32, f64)>,
+}
+
+/// Profile one run of a `-pg -g` build with gprof: the flat profile per unit and, when
+/// `by_line`, per source line (for directive regions).
+fn profile(
     compiler: &Compiler,
     source: &Path,
     dir: &Path,
     limit: Duration,
-) -> Result<Vec<(String, f64)>, ValidateError> {
+    by_line: bool,
+) -> Result<Profile, ValidateError> {
     let name = program_name(source);
     // Not every compiler can build for gprof (flang cannot): then there is no unit profile.
-    let Ok(exe) = compile(compiler, source, dir, &format!("{name}-pg"), &["-pg"]) else {
-        return Ok(Vec::new());
+    let Ok(exe) = compile(compiler, source, dir, &format!("{name}-pg"), &["-pg", "-g"]) else {
+        return Ok(Profile::default());
     };
     let mut cmd = Command::new(&exe);
     cmd.current_dir(dir);
@@ -195,17 +208,77 @@ fn profile_units(
         error,
     })?;
     if !out.success() {
-        return Ok(Vec::new());
+        return Ok(Profile::default());
     }
-    let gp = Command::new("gprof")
-        .args(["-b", "-p"])
-        .arg(&exe)
-        .arg(dir.join("gmon.out"))
-        .output();
-    let Ok(gp) = gp else {
-        return Ok(Vec::new());
+    let gprof = |extra: &[&str]| -> Option<String> {
+        let out = Command::new("gprof")
+            .args(["-b", "-p"])
+            .args(extra)
+            .arg(&exe)
+            .arg(dir.join("gmon.out"))
+            .output()
+            .ok()?;
+        Some(String::from_utf8_lossy(&out.stdout).into_owned())
     };
-    Ok(parse_gprof_flat(&String::from_utf8_lossy(&gp.stdout)))
+    Ok(Profile {
+        units: gprof(&[]).map(|t| parse_gprof_flat(&t)).unwrap_or_default(),
+        lines: if by_line {
+            gprof(&["-l"])
+                .map(|t| parse_gprof_lines(&t))
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// Parse gprof's line-by-line flat profile (`-l`): `%time cumulative self name (file:line @
+/// address)` into (file, line, self seconds).
+pub fn parse_gprof_lines(text: &str) -> Vec<(String, u32, f64)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 4 {
+            continue;
+        }
+        let Ok(self_s) = f[2].parse::<f64>() else {
+            continue;
+        };
+        if f[0].parse::<f64>().is_err() {
+            continue;
+        }
+        let Some(place) = line.rsplit_once('(').map(|(_, p)| p) else {
+            continue;
+        };
+        let Some((file, rest)) = place.split_once(':') else {
+            continue;
+        };
+        let Some(Ok(n)) = rest.split_whitespace().next().map(str::parse::<u32>) else {
+            continue;
+        };
+        out.push((file.to_string(), n, self_s));
+    }
+    out
+}
+
+/// Seconds of a line profile that fall in a region's lines (files matched by name, as gprof
+/// gives them without directories).
+pub fn region_seconds(spans: &[LineSpan], lines: &[(String, u32, f64)]) -> f64 {
+    let base = |p: &str| {
+        Path::new(p)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    lines
+        .iter()
+        .filter(|(file, n, _)| {
+            spans
+                .iter()
+                .any(|s| base(&s.file) == base(file) && (s.first_line..=s.last_line).contains(n))
+        })
+        .map(|(_, _, t)| t)
+        .sum()
 }
 
 /// Parse gprof's flat profile: `%time cumulative self [calls self/call total/call] name`.
@@ -290,22 +363,44 @@ pub fn validate_program(
     let exe = compile(&compiler, source, dir.path(), &name, &[])?;
     let (cpu, wall) = time_runs(&exe, opts.runs.max(1), opts.time_limit, &name)?;
     let real = median(&cpu);
-    let units = if opts.profile_units {
-        let measured = profile_units(&compiler, source, dir.path(), opts.time_limit)?;
+    let (units, regions) = if opts.profile_units {
+        let regions = &analysis.stats.regions;
+        let measured = profile(
+            &compiler,
+            source,
+            dir.path(),
+            opts.time_limit,
+            !regions.is_empty(),
+        )?;
         let names: Vec<String> = prediction.units.iter().map(|u| u.name.clone()).collect();
-        let times = match_units(&names, &measured);
-        prediction
+        let times = match_units(&names, &measured.units);
+        let units = prediction
             .units
             .iter()
             .zip(times)
-            .map(|(u, m)| UnitComparison {
-                unit: u.name.clone(),
+            .map(|(u, m)| PartComparison {
+                name: u.name.clone(),
                 predicted_s: u.seconds(),
                 measured_self_s: m,
             })
-            .collect()
+            .collect();
+        let regions = if measured.lines.is_empty() {
+            Vec::new()
+        } else {
+            prediction
+                .regions
+                .iter()
+                .zip(regions)
+                .map(|(p, r)| PartComparison {
+                    name: p.name.clone(),
+                    predicted_s: p.seconds(),
+                    measured_self_s: region_seconds(&r.spans, &measured.lines),
+                })
+                .collect()
+        };
+        (units, regions)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     Ok(ProgramValidation {
         program: name,
@@ -321,6 +416,7 @@ pub fn validate_program(
         error_percent: 100.0 * (prediction.total.seconds() - real) / real,
         uncharacterized_fraction: prediction.total.uncharacterized_fraction,
         units,
+        regions,
         prediction: Some(prediction),
     })
 }
@@ -394,6 +490,7 @@ mod tests {
             error_percent: err,
             uncharacterized_fraction: 0.0,
             units: vec![],
+            regions: vec![],
             prediction: None,
         }
     }
@@ -432,6 +529,24 @@ mod tests {
         ];
         let m = vec![("SGEFA".to_string(), 2.0), ("MAIN".to_string(), 0.5)];
         assert_eq!(match_units(&units, &m), vec![0.5, 2.0, 0.0]);
+    }
+
+    #[test]
+    fn a_line_profile_times_regions() {
+        let text = "Flat profile:\n\nEach sample counts as 0.01 seconds.\n  %   cumulative   self              self     total\n time   seconds   seconds    calls  Ts/call  Ts/call  name\n  5.17      0.14     0.14                             MAIN__ (lvr.f:697 @ 6bcc)\n  4.80      0.27     0.13                             MAIN__ (lvr.f:160 @ 1c6e)\n  1.00      0.30     0.03                             fill_ (other.f:160 @ 1c00)\n";
+        let lines = parse_gprof_lines(text);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0], ("lvr.f".to_string(), 697, 0.14));
+        let span = |first, last| LineSpan {
+            file: "/some/dir/lvr.f".into(),
+            first_line: first,
+            last_line: last,
+        };
+        assert!((region_seconds(&[span(150, 170)], &lines) - 0.13).abs() < 1e-12);
+        assert!((region_seconds(&[span(150, 170), span(690, 700)], &lines) - 0.27).abs() < 1e-12);
+        assert_eq!(region_seconds(&[span(1, 100)], &lines), 0.0);
+        // The unit profile's parser leaves line entries' names alone.
+        assert!(parse_gprof_flat("Flat profile:\n").is_empty());
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! `opcost validate`: predicted against real run times (seed 004 tables 6.1 and 7.2).
 
 use anyhow::{bail, Result};
+use predictor::predict::PartPrediction;
 use predictor::validate::{
-    summarize, validate_program, validation_csv, ProgramValidation, ValidateOptions,
+    summarize, validate_program, validation_csv, PartComparison, ProgramValidation, ValidateOptions,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -142,46 +143,60 @@ fn print_table(rows: &[ProgramValidation]) {
         "Mean error {:+.1} %, mean |error| {:.1} %, RMS error {:.1} %",
         s.mean_error_percent, s.mean_abs_error_percent, s.rms_error_percent
     );
-    // Where is a prediction off? Units by predicted vs measured self time (gprof).
-    for r in rows
-        .iter()
-        .filter(|r| r.error_percent.abs() > 10.0 && !r.units.is_empty())
-    {
-        let mut u = Table::new();
-        u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-        u.set_titles(row!["Unit", r->"Predicted (s)", r->"Measured self (s)", r->"Difference (s)", "Top predicted operations"]);
-        let mut units = r.units.clone();
-        units.sort_by(|a, b| {
-            (b.predicted_s - b.measured_self_s)
-                .abs()
-                .total_cmp(&(a.predicted_s - a.measured_self_s).abs())
-        });
-        for c in units.iter().take(8) {
-            let top = r
-                .prediction
-                .as_ref()
-                .and_then(|p| p.units.iter().find(|x| x.name == c.unit))
-                .map(|p| {
-                    p.rows
-                        .iter()
-                        .take(3)
-                        .map(|x| format!("{} {:.0}%", x.mnemonic, 100.0 * x.time_fraction))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_default();
-            u.add_row(row![
-                c.unit,
-                r->format!("{:.3}", c.predicted_s),
-                r->format!("{:.3}", c.measured_self_s),
-                r->format!("{:+.3}", c.predicted_s - c.measured_self_s),
-                top
-            ]);
+    // Where is a prediction off? Units and regions by predicted vs measured self time (gprof).
+    for r in rows.iter().filter(|r| r.error_percent.abs() > 10.0) {
+        let Some(p) = r.prediction.as_ref() else {
+            continue;
+        };
+        if !r.units.is_empty() {
+            println!(
+                "\n{} is off by {:+.1} %; where (measured self time from a gprof build, library calls not included):",
+                r.program, r.error_percent
+            );
+            print_parts("Unit", &r.units, &p.units);
         }
-        println!(
-            "\n{} is off by {:+.1} %; where (measured self time from a gprof build, library calls not included):",
-            r.program, r.error_percent
-        );
-        u.printstd();
+        if !r.regions.is_empty() {
+            println!(
+                "\n{} by directive region (measured from gprof's line profile):",
+                r.program
+            );
+            print_parts("Region", &r.regions, &p.regions);
+        }
     }
+}
+
+/// Parts (units or regions) by predicted vs measured self time, largest difference first.
+fn print_parts(kind: &str, parts: &[PartComparison], predicted: &[PartPrediction]) {
+    use prettytable::{format, row, Table};
+    let mut u = Table::new();
+    u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    u.set_titles(row![kind, r->"Predicted (s)", r->"Measured self (s)", r->"Difference (s)", "Top predicted operations"]);
+    let mut parts = parts.to_vec();
+    parts.sort_by(|a, b| {
+        (b.predicted_s - b.measured_self_s)
+            .abs()
+            .total_cmp(&(a.predicted_s - a.measured_self_s).abs())
+    });
+    for c in parts.iter().take(12) {
+        let top = predicted
+            .iter()
+            .find(|x| x.name == c.name)
+            .map(|p| {
+                p.rows
+                    .iter()
+                    .take(3)
+                    .map(|x| format!("{} {:.0}%", x.mnemonic, 100.0 * x.time_fraction))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default();
+        u.add_row(row![
+            c.name,
+            r->format!("{:.3}", c.predicted_s),
+            r->format!("{:.3}", c.measured_self_s),
+            r->format!("{:+.3}", c.predicted_s - c.measured_self_s),
+            top
+        ]);
+    }
+    u.printstd();
 }
