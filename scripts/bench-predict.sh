@@ -29,7 +29,7 @@ fi
 echo "== 4. validation =="
 for s in "${systems[@]}"; do
   echo "-- $s"
-  $bin validate --machine "$s" --runs 3
+  $bin validate --machine "$s"
 done
 echo "== 5. comparison =="
 $bin compare "${systems[@]}" --programs fortran-samples/*.f --plot results/compare

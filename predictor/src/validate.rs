@@ -57,7 +57,7 @@ pub struct ValidateOptions {
 impl Default for ValidateOptions {
     fn default() -> Self {
         ValidateOptions {
-            runs: 3,
+            runs: 5,
             time_limit: Duration::from_secs(600),
             profile_units: true,
         }
@@ -326,12 +326,25 @@ pub fn match_units(units: &[String], measured: &[(String, f64)]) -> Vec<f64> {
     out.into_iter().map(|s| s.unwrap_or(0.0)).collect()
 }
 
-/// Validate one program against a machine characterization.
-pub fn validate_program(
+/// A program made ready for timing: predicted, compiled, profiled.
+pub struct PreparedProgram {
+    pub name: String,
+    source: PathBuf,
+    prediction: Prediction,
+    exe: PathBuf,
+    units: Vec<PartComparison>,
+    regions: Vec<PartComparison>,
+    /// Holds the executables until the program is finished.
+    _dir: tempfile::TempDir,
+}
+
+/// Analyze (dynamic counts), predict, compile with the machine's compiler and flags, and
+/// (with `opts.profile_units`) time its units and regions with a gprof build.
+pub fn prepare_program(
     source: &Path,
     machine: &Characterization,
     opts: &ValidateOptions,
-) -> Result<ProgramValidation, ValidateError> {
+) -> Result<PreparedProgram, ValidateError> {
     let name = program_name(source);
     let compiler =
         Compiler::find(Some(&machine.compiler.path), &machine.compiler.flags).map_err(|e| {
@@ -361,8 +374,6 @@ pub fn validate_program(
         .prefix("opcost-validate-")
         .tempdir()?;
     let exe = compile(&compiler, source, dir.path(), &name, &[])?;
-    let (cpu, wall) = time_runs(&exe, opts.runs.max(1), opts.time_limit, &name)?;
-    let real = median(&cpu);
     let (units, regions) = if opts.profile_units {
         let regions = &analysis.stats.regions;
         let measured = profile(
@@ -402,23 +413,63 @@ pub fn validate_program(
     } else {
         (Vec::new(), Vec::new())
     };
-    Ok(ProgramValidation {
-        program: name,
-        file: source.display().to_string(),
-        predicted_s: prediction.total.seconds(),
-        predicted_ci_low_s: prediction.total.time.ci_low_ns * 1e-9,
-        predicted_ci_high_s: prediction.total.time.ci_high_ns * 1e-9,
-        cpu_median_s: real,
-        cpu_min_s: cpu.iter().cloned().fold(f64::INFINITY, f64::min),
-        wall_median_s: median(&wall),
-        wall_min_s: wall.iter().cloned().fold(f64::INFINITY, f64::min),
-        runs: cpu.len(),
-        error_percent: 100.0 * (prediction.total.seconds() - real) / real,
-        uncharacterized_fraction: prediction.total.uncharacterized_fraction,
+    Ok(PreparedProgram {
+        name,
+        source: source.to_path_buf(),
+        prediction,
+        exe,
         units,
         regions,
-        prediction: Some(prediction),
+        _dir: dir,
     })
+}
+
+/// CPU and wall seconds of a program's runs.
+pub type RunTimes = (Vec<f64>, Vec<f64>);
+
+/// Time prepared programs in rounds, one run of each program per round, so that a slow
+/// phase of a shared machine falls on every program rather than on the runs of one (the
+/// back-to-back alternation of seed 003 section 6). Returns (cpu, wall) seconds per program;
+/// `on_run` is called after each run.
+pub fn time_in_rounds(
+    programs: &[PreparedProgram],
+    runs: usize,
+    limit: Duration,
+    mut on_run: impl FnMut(&str),
+) -> Result<Vec<RunTimes>, ValidateError> {
+    let mut times = vec![(Vec::new(), Vec::new()); programs.len()];
+    for _ in 0..runs.max(1) {
+        for (p, t) in programs.iter().zip(times.iter_mut()) {
+            let (cpu, wall) = time_runs(&p.exe, 1, limit, &p.name)?;
+            t.0.extend(cpu);
+            t.1.extend(wall);
+            on_run(&p.name);
+        }
+    }
+    Ok(times)
+}
+
+/// The validation row of a prepared program from its timed runs.
+pub fn finish_program(p: PreparedProgram, cpu: &[f64], wall: &[f64]) -> ProgramValidation {
+    let real = median(cpu);
+    let predicted = p.prediction.total.seconds();
+    ProgramValidation {
+        program: p.name,
+        file: p.source.display().to_string(),
+        predicted_s: predicted,
+        predicted_ci_low_s: p.prediction.total.time.ci_low_ns * 1e-9,
+        predicted_ci_high_s: p.prediction.total.time.ci_high_ns * 1e-9,
+        cpu_median_s: real,
+        cpu_min_s: cpu.iter().cloned().fold(f64::INFINITY, f64::min),
+        wall_median_s: median(wall),
+        wall_min_s: wall.iter().cloned().fold(f64::INFINITY, f64::min),
+        runs: cpu.len(),
+        error_percent: 100.0 * (predicted - real) / real,
+        uncharacterized_fraction: p.prediction.total.uncharacterized_fraction,
+        units: p.units,
+        regions: p.regions,
+        prediction: Some(p.prediction),
+    }
 }
 
 /// The validation table as CSV (one row per program).

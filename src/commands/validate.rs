@@ -3,7 +3,8 @@
 use anyhow::{bail, Result};
 use predictor::predict::PartPrediction;
 use predictor::validate::{
-    summarize, validate_program, validation_csv, PartComparison, ProgramValidation, ValidateOptions,
+    finish_program, prepare_program, summarize, time_in_rounds, validation_csv, PartComparison,
+    ProgramValidation, ValidateOptions,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -14,7 +15,8 @@ use std::time::Duration;
   opcost validate --machine M.json fortran-samples/sieve.f fortran-samples/mandel.f --runs 5
 
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
-and flags, run it --runs times and compare with the median CPU time. Writes
+and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
+of a shared machine touches them all) and compare with each one's median CPU time. Writes
 results/validation-<machine file>.csv and .svg (predicted vs real, log-log).")]
 pub struct Args {
     /// Characterization of the machine
@@ -24,7 +26,7 @@ pub struct Args {
     #[arg(value_name = "PROGRAM.f")]
     programs: Vec<PathBuf>,
     /// Timed runs per program
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 5)]
     runs: usize,
     /// Time limit of each run, seconds
     #[arg(long, default_value_t = 600.0)]
@@ -73,15 +75,25 @@ pub fn run(a: Args) -> Result<()> {
         time_limit: Duration::from_secs_f64(a.time_limit),
         profile_units: !a.no_profile,
     };
+    // Analyze, predict, compile and profile every program, then time them in rounds.
     let bar = crate::commands::progress_bar();
-    bar.set_length(programs.len() as u64);
-    let mut rows: Vec<ProgramValidation> = Vec::new();
+    bar.set_length((programs.len() * (1 + opts.runs)) as u64);
+    let mut prepared = Vec::new();
     for p in &programs {
-        bar.set_message(p.display().to_string());
-        rows.push(validate_program(p, &machine, &opts)?);
+        bar.set_message(format!("analyzing {}", p.display()));
+        prepared.push(prepare_program(p, &machine, &opts)?);
         bar.inc(1);
     }
+    let times = time_in_rounds(&prepared, opts.runs, opts.time_limit, |name| {
+        bar.set_message(format!("timing {name}"));
+        bar.inc(1);
+    })?;
     bar.finish_and_clear();
+    let rows: Vec<ProgramValidation> = prepared
+        .into_iter()
+        .zip(times)
+        .map(|(p, (cpu, wall))| finish_program(p, &cpu, &wall))
+        .collect();
     print_table(&rows);
     let csv_path = a
         .csv
