@@ -62,6 +62,9 @@ pub struct StmtInfo {
     /// The assignment this statement makes (also as a logical IF's consequent), lowered, for
     /// the dependence chains of rule 14 (`crate::recurrence`).
     pub assignment: Option<(Expr, Expr)>,
+    /// The subroutine this statement calls (also as a logical IF's consequent) and its
+    /// actual arguments, lowered (for rule 14's chains through a called subroutine).
+    pub call: Option<(String, Vec<Expr>)>,
     /// An IF whose condition reads array data: its outcomes count as unpredictable (rule 15).
     pub data_dependent: bool,
 }
@@ -129,6 +132,8 @@ struct Lower<'a> {
     warnings: Vec<String>,
     /// The last assignment `counts_of` lowered.
     assigned: Option<(Expr, Expr)>,
+    /// The last CALL `counts_of` lowered: the subroutine and its actual arguments.
+    called: Option<(String, Vec<Expr>)>,
     /// Whether the last condition `counts_of` lowered reads an array element (rule 15).
     data_dependent: bool,
 }
@@ -356,9 +361,11 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
             lw.data_dependent = rules::reads_array(&cond);
             rules::count_condition(&cond)
         }
-        Stmt::Call(_, args) => {
+        Stmt::Call(name, args) => {
             let a = lw.args(args);
-            rules::count_call(&a)
+            let c = rules::count_call(&a);
+            lw.called = Some((name.clone(), a));
+            c
         }
         Stmt::Return(Some(e)) => rules::count_expr(&lw.expr(e)),
         Stmt::Io(kw, _) => rules::count_io(kw),
@@ -655,6 +662,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         active: Vec::new(),
         warnings: Vec::new(),
         assigned: None,
+        called: None,
         data_dependent: false,
     };
     // Labels that end labeled DO loops (their terminal statements).
@@ -745,6 +753,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             do_terminal: label.is_some_and(|l| do_terminals.contains(&l)),
             block: None,
             assignment: None,
+            call: None,
             data_dependent: false,
         };
         let Some(s) = s else {
@@ -794,9 +803,11 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                 .clone()
                 .unwrap_or_else(|| cur.map(one).unwrap_or_default());
             lw.assigned = None;
+            lw.called = None;
             lw.data_dependent = false;
             let own = counts_of(&mut lw, &s);
             info.assignment = lw.assigned.take();
+            info.call = lw.called.take();
             info.data_dependent = lw.data_dependent;
             info.static_counts += &own;
             match &s {
@@ -854,6 +865,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     let cq = prog.probes.len() - 1;
                     let inner_counts = counts_of(&mut lw, inner);
                     info.assignment = lw.assigned.take();
+                    info.call = lw.called.take();
                     info.static_counts += &inner_counts;
                     info.parts.push(Part {
                         counts: own,

@@ -312,31 +312,162 @@ fn do_index(prog: &Program, first: usize) -> Option<(String, i64)> {
     Some((ctrl.var.to_ascii_uppercase(), step))
 }
 
-/// The names a loop's statements assign (upper case), with its DO variable; None when it
-/// calls a subroutine (which may change anything).
-fn assigned_names(prog: &Program, first: usize, last: usize) -> Option<HashSet<String>> {
+/// The names an iteration assigns (upper case): the targets of its assignments and the DO
+/// variables of its statements.
+fn assigned_names(
+    prog: &Program,
+    first: usize,
+    last: usize,
+    body: &[(Expr, Expr)],
+) -> HashSet<String> {
     let mut out = HashSet::new();
     for st in &prog.stmts[first..=last] {
-        match &st.stmt {
-            Some(Stmt::Call(..)) => return None,
-            Some(Stmt::LogicalIf(_, inner, _)) if matches!(inner.as_ref(), Stmt::Call(..)) => {
-                return None
-            }
-            Some(Stmt::Do(_, ctrl)) => {
-                out.insert(ctrl.var.to_ascii_uppercase());
-            }
-            _ => {}
+        if let Some(Stmt::Do(_, ctrl)) = &st.stmt {
+            out.insert(ctrl.var.to_ascii_uppercase());
         }
-        if let Some((target, _)) = &st.assignment {
-            match target.unparen() {
-                Expr::Variable(o) | Expr::Element { array: o, .. } => {
-                    out.insert(o.name.to_ascii_uppercase());
-                }
-                _ => {}
+    }
+    for (target, _) in body {
+        if let Expr::Variable(o) | Expr::Element { array: o, .. } = target.unparen() {
+            out.insert(o.name.to_ascii_uppercase());
+        }
+    }
+    out
+}
+
+/// The assignments one iteration of statements `first..=last` makes, in order, with those of
+/// the subroutines it calls inlined when a callee runs straight through (no loops, jumps or
+/// calls of its own): whetstone's P3 and P0 carry their chains from one call to the next
+/// through their dummy arguments and COMMON. The second value is false when a call could not
+/// be inlined (it may change anything).
+fn iteration_assignments(prog: &Program, first: usize, last: usize) -> (Vec<(Expr, Expr)>, bool) {
+    let mut body = Vec::new();
+    let mut complete = true;
+    for st in &prog.stmts[first..=last] {
+        if let Some(a) = &st.assignment {
+            body.push(a.clone());
+        }
+        if let Some((name, actuals)) = &st.call {
+            match inlined(prog, name, actuals) {
+                Some(callee) => body.extend(callee),
+                None => complete = false,
             }
         }
     }
-    Some(out)
+    (body, complete)
+}
+
+/// The assignments of subroutine `name` called with `actuals`, in the caller's names: each
+/// dummy becomes its actual argument (a variable or element; anything else a temporary),
+/// each local of the callee a name of its own; COMMON members keep theirs.
+fn inlined(prog: &Program, name: &str, actuals: &[Expr]) -> Option<Vec<(Expr, Expr)>> {
+    let unit = prog.units.iter().find(|u| {
+        u.kind == crate::symbols::UnitKind::Subroutine && u.name.eq_ignore_ascii_case(name)
+    })?;
+    let Some(Stmt::Subroutine(_, dummies)) = &prog.stmts[unit.first].stmt else {
+        return None;
+    };
+    if dummies.len() != actuals.len() {
+        return None;
+    }
+    let mut body = Vec::new();
+    for st in &prog.stmts[unit.first..unit.end] {
+        let s = st.stmt.as_ref()?;
+        let jumps = |s: &Stmt| {
+            matches!(
+                s,
+                Stmt::Do(..)
+                    | Stmt::DoWhile(..)
+                    | Stmt::Goto(_)
+                    | Stmt::ComputedGoto(..)
+                    | Stmt::AssignedGoto(..)
+                    | Stmt::ArithIf(..)
+                    | Stmt::Call(..)
+            )
+        };
+        if jumps(s) || matches!(s, Stmt::LogicalIf(_, inner, _) if jumps(inner)) {
+            return None;
+        }
+        if let Some((t, v)) = &st.assignment {
+            body.push((t, v));
+        }
+    }
+    let callee = Callee {
+        prefix: format!("{}%", unit.name.to_ascii_uppercase()),
+        dummies,
+        actuals,
+    };
+    Some(
+        body.into_iter()
+            .map(|(t, v)| (callee.rename(t), callee.rename(v)))
+            .collect(),
+    )
+}
+
+/// A subroutine's names seen from one of its call sites.
+struct Callee<'a> {
+    prefix: String,
+    dummies: &'a [String],
+    actuals: &'a [Expr],
+}
+
+impl Callee<'_> {
+    fn actual(&self, name: &str) -> Option<&Expr> {
+        self.dummies
+            .iter()
+            .position(|d| d.eq_ignore_ascii_case(name))
+            .map(|k| &self.actuals[k])
+    }
+
+    fn own(&self, o: &Operand) -> Operand {
+        Operand {
+            name: format!("{}{}", self.prefix, o.name),
+            ..o.clone()
+        }
+    }
+
+    /// `e` in the caller's names.
+    fn rename(&self, e: &Expr) -> Expr {
+        let boxed = |x: &Expr| Box::new(self.rename(x));
+        match e {
+            Expr::Variable(o) if !o.global => match self.actual(&o.name) {
+                Some(a @ (Expr::Variable(_) | Expr::Element { .. })) => a.clone(),
+                _ => Expr::Variable(self.own(o)),
+            },
+            Expr::Element { array, subscripts } => Expr::Element {
+                array: match self.actual(&array.name) {
+                    _ if array.global => array.clone(),
+                    Some(Expr::Variable(a)) => a.clone(),
+                    _ => self.own(array),
+                },
+                subscripts: subscripts.iter().map(|x| self.rename(x)).collect(),
+            },
+            Expr::Paren(x) => Expr::Paren(boxed(x)),
+            Expr::Unary { op, operand } => Expr::Unary {
+                op: *op,
+                operand: boxed(operand),
+            },
+            Expr::Arith { op, lhs, rhs } => Expr::Arith {
+                op: *op,
+                lhs: boxed(lhs),
+                rhs: boxed(rhs),
+            },
+            Expr::Compare { op, lhs, rhs } => Expr::Compare {
+                op: *op,
+                lhs: boxed(lhs),
+                rhs: boxed(rhs),
+            },
+            Expr::Logic { op, lhs, rhs } => Expr::Logic {
+                op: *op,
+                lhs: boxed(lhs),
+                rhs: boxed(rhs),
+            },
+            Expr::Intrinsic { name, args } => Expr::Intrinsic {
+                name: name.clone(),
+                args: args.iter().map(|x| self.rename(x)).collect(),
+            },
+            other => other.clone(),
+        }
+    }
 }
 
 /// The innermost loops of a program and their recurrences.
@@ -390,10 +521,9 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
     inner
         .into_iter()
         .map(|(unit, first, last, iterations)| {
-            let mut body: Vec<(Expr, Expr)> = (*first..=*last)
-                .filter_map(|k| prog.stmts[k].assignment.clone())
-                .collect();
-            if let Some(assigned) = assigned_names(prog, *first, *last) {
+            let (mut body, complete) = iteration_assignments(prog, *first, *last);
+            if complete {
+                let assigned = assigned_names(prog, *first, *last, &body);
                 let carried = CarriedElements::new(&body, assigned, do_index(prog, *first));
                 body = body
                     .iter()
@@ -602,6 +732,34 @@ mod tests {
         assert_eq!(r[0].get(Param::QARS), 1);
         // When the loop changes I, W(I) moves: no chain.
         assert!(carried(&body, &["W", "K", "I"], "K").is_empty());
+    }
+
+    fn loops_of(src: &str) -> Vec<LoopShape> {
+        innermost_loops(&crate::analysis::analyze(vec![crate::source::split(
+            "t.f", 0, src, 72,
+        )]))
+    }
+
+    #[test]
+    fn a_called_subroutine_carries_its_chain_through_the_arguments() {
+        // S = S + X inside ACC, called in a loop: the sum waits on itself from call to call.
+        let src = "      PROGRAM P\n      REAL S, X\n      INTEGER I\n      S = 0.0\n      X = 1.0\n      DO 10 I = 1, 100\n         CALL ACC(S, X)\n   10 CONTINUE\n      PRINT *, S\n      END\n      SUBROUTINE ACC(T, Y)\n      REAL T, Y, W\n      W = Y * 2.0\n      T = T + W\n      END\n";
+        let loops = loops_of(src);
+        assert_eq!(loops.len(), 1);
+        let r = &loops[0].recurrences;
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].get(Param::QTRS), 1);
+        assert_eq!(r[0].get(Param::QARS), 1);
+        // A callee with a loop of its own is not inlined, and its chain is not followed.
+        let looping = src.replace(
+            "      W = Y * 2.0\n",
+            "      DO 5 K = 1, 2\n    5 W = Y * 2.0\n",
+        );
+        let caller = loops_of(&looping)
+            .into_iter()
+            .find(|l| l.unit == 0)
+            .unwrap();
+        assert!(caller.recurrences.is_empty(), "{:?}", caller.recurrences);
     }
 
     #[test]

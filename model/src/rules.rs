@@ -48,8 +48,13 @@
 //!     value forwarded to the next load, by the target's type) plus one Q… latency for every
 //!     operator on the path from the deepest occurrence of `v` up to the root ([`chain_latency`]).
 //!     Compares, logical operators, calls and operators without a latency parameter add
-//!     nothing; a use inside a subscript is not a chain; an array element with constant
-//!     subscripts (`E(1)`) is a fixed location and chains like a scalar. A loop whose chain of such waits around
+//!     nothing; a use inside a subscript is not a chain. Array elements chain like scalars
+//!     when the loop does not move them (constant subscripts `E(1)`, or subscripts the loop
+//!     does not assign: `W(I)` in a loop over K), when an element stored at an offset of the
+//!     DO variable is read one iteration later (`X(K)` stored, `X(K-1)` read, step 1), and
+//!     when an element is read again after its store in the same iteration. A subroutine
+//!     called in the loop that runs straight through counts with its assignments, in the
+//!     caller's names. A loop whose chain of such waits around
 //!     one iteration (its recurrence) is longer than its operations' summed cost runs at the
 //!     recurrence's pace; the predictor charges the difference.
 //! 15. Branch misses (opcost's refinement): an IF whose condition reads array data costs the
