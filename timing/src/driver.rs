@@ -419,10 +419,52 @@ pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig)
     e(&mut o, "WRITE (*, *) 'OPCOST CHECK', CHK, FSUM");
     e(&mut o, "END");
     o.push_str(SUPPORT);
+    for (suffix, decl, random, value) in [
+        (
+            'D',
+            "DOUBLE PRECISION",
+            "DBLE(S) / 2147483648.0D0 - 0.5D0",
+            "VAL",
+        ),
+        (
+            'R',
+            "REAL",
+            "REAL(DBLE(S) / 2147483648.0D0 - 0.5D0)",
+            "REAL(VAL)",
+        ),
+        ('I', "INTEGER", "INT(MOD(S / 65536_8, 100_8))", "NINT(VAL)"),
+    ] {
+        o.push_str(&init_routine(suffix, decl, random, value));
+    }
     o
 }
 
-/// Alignment and initialisation helpers of every driver. Random values come from a linear
+/// The initialisation routine of one element type: OPCIN<suffix>(A, N, KIND, VAL, SEED)
+/// fills A from its last element to its first with `random` (KIND 0, from the generator's
+/// state S) or with `value`.
+fn init_routine(suffix: char, decl: &str, random: &str, value: &str) -> String {
+    format!(
+        "      SUBROUTINE OPCIN{suffix}(A, N, KIND, VAL, SEED)
+      INTEGER N, KIND, I, SEED
+      {decl} A(N)
+      DOUBLE PRECISION VAL
+      INTEGER*8 S
+      S = SEED
+      DO 10 I = N, 1, -1
+         IF (KIND .EQ. 0) THEN
+            S = MOD(S * 1103515245_8 + 12345_8, 2147483648_8)
+            A(I) = {random}
+         ELSE
+            A(I) = {value}
+         END IF
+   10 CONTINUE
+      END
+"
+    )
+}
+
+/// The alignment helper of every driver (the initialisation helpers follow it, from
+/// `init_routine`). Random values come from a linear
 /// congruential generator (values in [-0.5, 0.5), integers in 0..99); arrays are written from
 /// the last element to the first.
 const SUPPORT: &str = "\
@@ -435,50 +477,6 @@ C     element past it, so never AL-aligned; seed 003 section 5.5).
       OPCOFF = 1
       IF (R .NE. 0) OPCOFF = 1 + INT((INT(AL, 8) - R) / ES)
       IF (MIS .NE. 0) OPCOFF = OPCOFF + 1
-      END
-      SUBROUTINE OPCIND(A, N, KIND, VAL, SEED)
-      INTEGER N, KIND, I, SEED
-      DOUBLE PRECISION A(N), VAL
-      INTEGER*8 S
-      S = SEED
-      DO 10 I = N, 1, -1
-         IF (KIND .EQ. 0) THEN
-            S = MOD(S * 1103515245_8 + 12345_8, 2147483648_8)
-            A(I) = DBLE(S) / 2147483648.0D0 - 0.5D0
-         ELSE
-            A(I) = VAL
-         END IF
-   10 CONTINUE
-      END
-      SUBROUTINE OPCINR(A, N, KIND, VAL, SEED)
-      INTEGER N, KIND, I, SEED
-      REAL A(N)
-      DOUBLE PRECISION VAL
-      INTEGER*8 S
-      S = SEED
-      DO 10 I = N, 1, -1
-         IF (KIND .EQ. 0) THEN
-            S = MOD(S * 1103515245_8 + 12345_8, 2147483648_8)
-            A(I) = REAL(DBLE(S) / 2147483648.0D0 - 0.5D0)
-         ELSE
-            A(I) = REAL(VAL)
-         END IF
-   10 CONTINUE
-      END
-      SUBROUTINE OPCINI(A, N, KIND, VAL, SEED)
-      INTEGER N, KIND, I, SEED
-      INTEGER A(N)
-      DOUBLE PRECISION VAL
-      INTEGER*8 S
-      S = SEED
-      DO 10 I = N, 1, -1
-         IF (KIND .EQ. 0) THEN
-            S = MOD(S * 1103515245_8 + 12345_8, 2147483648_8)
-            A(I) = INT(MOD(S / 65536_8, 100_8))
-         ELSE
-            A(I) = NINT(VAL)
-         END IF
-   10 CONTINUE
       END
 ";
 
