@@ -150,7 +150,13 @@ fn an_interrupted_run_keeps_what_it_measured_and_resumes() {
     let out = dir.path().join("partial.json");
     let bin = assert_cmd::cargo::cargo_bin("opcost");
     let mut child = std::process::Command::new(&bin)
-        .args(["characterize", "--quick", "--no-self-check"])
+        .args([
+            "characterize",
+            "--quick",
+            "--no-self-check",
+            "--rounds",
+            "2",
+        ])
         .args(["--only", "ARSL,MRSL,DRSL,ERSL,XRSL,TRSL,ARDL,MRDL,DRDL"])
         .arg("--out")
         .arg(&out)
@@ -211,6 +217,12 @@ fn an_interrupted_run_keeps_what_it_measured_and_resumes() {
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), names.len());
+    // Two rounds of the quick run's five observations: every experiment has all five, the
+    // resumed run kept the setting.
+    assert_eq!(doc["settings"]["rounds"], 2);
+    for e in doc["experiments"].as_array().unwrap() {
+        assert_eq!(e["observations_s"].as_array().unwrap().len(), 5, "{e}");
+    }
 }
 
 fn unsafe_kill_term(pid: u32) {

@@ -82,6 +82,14 @@ pub struct RunSettings {
     /// The parameters asked for with `--only` (None: all of them); a resumed run keeps it.
     #[serde(default)]
     pub only: Option<Vec<crate::catalogue::Param>>,
+    /// Each experiment's observations come from this many processes, run in rounds over
+    /// all experiments (absent in older files: one).
+    #[serde(default = "one_round")]
+    pub rounds: usize,
+}
+
+fn one_round() -> usize {
+    1
 }
 
 /// The timer and the overheads measured before the tests (seed 004 table 4.8).

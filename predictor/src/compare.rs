@@ -186,6 +186,7 @@ mod tests {
                 statistic: Statistic::Mean,
                 quick: false,
                 only: None,
+                rounds: 1,
             },
         );
         for &(p, v) in params {

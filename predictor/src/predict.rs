@@ -415,6 +415,7 @@ mod tests {
                 statistic: Statistic::Mean,
                 quick: false,
                 only: None,
+                rounds: 1,
             },
         );
         c.complete = true;

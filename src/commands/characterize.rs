@@ -82,6 +82,11 @@ pub struct Args {
     /// Observations per experiment (seed REPEAT) [default: 10, quick 5]
     #[arg(long, value_name = "N")]
     repeat: Option<usize>,
+    /// Processes per experiment: its observations are split over this many runs, made in
+    /// rounds over all experiments, so each parameter averages over the states a shared
+    /// machine goes through [default: 2, quick 1]
+    #[arg(long, value_name = "N")]
+    rounds: Option<usize>,
     /// Estimator over the observations
     #[arg(long, value_enum, default_value = "mean")]
     statistic: StatisticArg,
@@ -95,7 +100,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     export_csv: Option<String>,
     /// Complete an interrupted characterization (its settings and compiler are reused)
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["tmax", "repeat", "only"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tmax", "repeat", "only", "rounds"])]
     resume: Option<PathBuf>,
     /// Skip the self-check of statements no test used
     #[arg(long)]
@@ -174,6 +179,7 @@ pub fn run(a: Args) -> Result<()> {
             only: prev.settings.only.clone(),
             no_self_check: a.no_self_check,
             cache_dir: a.cache_dir.clone(),
+            rounds: prev.settings.rounds,
         };
         eprintln!(
             "resuming {}: {} experiments already measured",
@@ -192,6 +198,7 @@ pub fn run(a: Args) -> Result<()> {
         let opts = Options {
             tmax_s: a.tmax.unwrap_or(base.tmax_s),
             repeat: a.repeat.unwrap_or(base.repeat),
+            rounds: a.rounds.unwrap_or(base.rounds),
             statistic: a.statistic.into(),
             only: a
                 .only
@@ -204,6 +211,12 @@ pub fn run(a: Args) -> Result<()> {
         };
         if opts.repeat < 2 {
             bail!("--repeat must be at least 2 to give a confidence interval");
+        }
+        if opts.rounds == 0 || opts.rounds > opts.repeat {
+            bail!(
+                "--rounds must be between 1 and --repeat ({}): each round takes at least one observation",
+                opts.repeat
+            );
         }
         if !(opts.tmax_s > 0.0 && opts.tmax_s <= 60.0) {
             bail!("--tmax must be between 0 and 60 seconds");
@@ -223,12 +236,13 @@ pub fn run(a: Args) -> Result<()> {
         let _ = ctrlc::set_handler(move || cancel.store(true, Ordering::SeqCst));
     }
     eprintln!(
-        "characterizing {} with {} {} (TMAX {} s, {} observations, {:?})",
+        "characterizing {} with {} {} (TMAX {} s, {} observations in {} rounds, {:?})",
         result.machine.cpu_model,
         compiler.path.display(),
         compiler.flags.join(" "),
         opts.tmax_s,
         opts.repeat,
+        opts.rounds,
         opts.statistic
     );
     let bar = crate::commands::progress_bar();
