@@ -3,7 +3,8 @@
 #  1. characterize this machine with gfortran -O0 (default settings) and time it;
 #  2. characterize it again and compare the two runs parameter by parameter;
 #  3. characterize gfortran -O1 and, if installed, flang-new-16 -O0;
-#  4. validate the ten samples on every system (tables 6.1 / 7.2, CSV and SVG in results/);
+#  4. validate the ten samples on every system, all timed in the same rounds (tables 6.1 /
+#     7.2, CSV and SVG in results/);
 #  5. compare the systems on the ten samples (which system runs each sample faster).
 # Usage: scripts/bench-predict.sh          Results go to results/.
 set -euo pipefail
@@ -26,10 +27,9 @@ if command -v flang-new-16 >/dev/null 2>&1; then
   $bin characterize --compiler flang-new-16 --flags "-O0 -L/usr/lib/llvm-16/lib" --no-xray > /dev/null
   systems+=("$(ls -t results/*--flang-new-16-O0*.json | head -n 1)")
 fi
-echo "== 4. validation =="
-for s in "${systems[@]}"; do
-  echo "-- $s"
-  $bin validate --machine "$s"
-done
+echo "== 4. validation (all systems in the same rounds) =="
+args=()
+for s in "${systems[@]}"; do args+=(--machine "$s"); done
+$bin validate "${args[@]}"
 echo "== 5. comparison =="
 $bin compare "${systems[@]}" --programs fortran-samples/*.f --plot results/compare

@@ -167,6 +167,26 @@ fn validate_reports_real_against_predicted() {
 }
 
 #[test]
+fn validate_of_several_systems_refuses_one_output_file_for_all() {
+    let m = quick_machine();
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["validate", "--machine"])
+        .arg(m)
+        .arg("--machine")
+        .arg(m)
+        .args(["--csv", "one.csv"])
+        .arg(fixture())
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("several --machine"), "{text}");
+}
+
+#[test]
 fn compare_reads_the_committed_characterizations() {
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&results)

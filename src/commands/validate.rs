@@ -12,16 +12,18 @@ use std::time::Duration;
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   opcost validate --machine results/<machine>--gfortran-O0.json
-  opcost validate --machine M.json fortran-samples/sieve.f fortran-samples/mandel.f --runs 5
+  opcost validate --machine M.json fortran-samples/sieve.f fortran-samples/mandel.f --runs 7
+  opcost validate --machine results/A.json --machine results/B.json   # systems side by side
 
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
 and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
 of a shared machine touches them all) and compare with each one's median CPU time. Writes
 results/validation-<machine file>.csv and .svg (predicted vs real, log-log).")]
 pub struct Args {
-    /// Characterization of the machine
-    #[arg(long, value_name = "RESULT.json")]
-    machine: PathBuf,
+    /// Characterization of the machine; repeat it to validate several systems, whose runs are
+    /// then made in the same rounds (for `opcost compare`)
+    #[arg(long, value_name = "RESULT.json", required = true)]
+    machine: Vec<PathBuf>,
     /// Programs to validate (one source file each) [default: fortran-samples/*.f]
     #[arg(value_name = "PROGRAM.f")]
     programs: Vec<PathBuf>,
@@ -56,7 +58,6 @@ fn default_programs() -> Result<Vec<PathBuf>> {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let machine = crate::commands::characterize::load(&a.machine)?;
     let programs = if a.programs.is_empty() {
         default_programs()?
     } else {
@@ -65,41 +66,72 @@ pub fn run(a: Args) -> Result<()> {
     if programs.is_empty() {
         bail!("no programs to validate");
     }
-    let stem = a
+    if a.machine.len() > 1 && (a.csv.is_some() || a.plot.is_some() || a.json.is_some()) {
+        bail!("with several --machine files, each gets its default results/validation-<machine>.csv and .svg; drop --csv, --plot and --json or validate one machine at a time");
+    }
+    let machines = a
         .machine
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "machine".into());
+        .iter()
+        .map(|m| crate::commands::characterize::load(m))
+        .collect::<Result<Vec<_>>>()?;
     let opts = ValidateOptions {
         runs: a.runs.max(1),
         time_limit: Duration::from_secs_f64(a.time_limit),
         profile_units: !a.no_profile,
     };
-    // Analyze, predict, compile and profile every program, then time them in rounds.
+    // Analyze, predict, compile and profile every program on every system, then time them
+    // all in rounds, so the systems' real times come from the same stretch of time.
     let bar = crate::commands::progress_bar();
-    bar.set_length((programs.len() * (1 + opts.runs)) as u64);
+    bar.set_length((machines.len() * programs.len() * (1 + opts.runs)) as u64);
     let mut prepared = Vec::new();
-    for p in &programs {
-        bar.set_message(format!("analyzing {}", p.display()));
-        prepared.push(prepare_program(p, &machine, &opts)?);
-        bar.inc(1);
+    let mut owner = Vec::new();
+    for (k, machine) in machines.iter().enumerate() {
+        for p in &programs {
+            bar.set_message(format!(
+                "analyzing {} for {}",
+                p.display(),
+                machine.compiler.tag()
+            ));
+            prepared.push(prepare_program(p, machine, &opts)?);
+            owner.push(k);
+            bar.inc(1);
+        }
     }
     let times = time_in_rounds(&prepared, opts.runs, opts.time_limit, |name| {
         bar.set_message(format!("timing {name}"));
         bar.inc(1);
     })?;
     bar.finish_and_clear();
-    let rows: Vec<ProgramValidation> = prepared
-        .into_iter()
-        .zip(times)
-        .map(|(p, (cpu, wall))| finish_program(p, &cpu, &wall))
-        .collect();
-    print_table(&rows);
+    let mut rows: Vec<Vec<ProgramValidation>> = vec![Vec::new(); machines.len()];
+    for ((p, (cpu, wall)), k) in prepared.into_iter().zip(times).zip(owner) {
+        rows[k].push(finish_program(p, &cpu, &wall));
+    }
+    for ((path, machine), rows) in a.machine.iter().zip(&machines).zip(&rows) {
+        if machines.len() > 1 {
+            println!("\n== {} ==", path.display());
+        }
+        report(&a, path, machine, rows)?;
+    }
+    Ok(())
+}
+
+/// Print one system's tables and write its CSV, chart and (optionally) JSON.
+fn report(
+    a: &Args,
+    path: &std::path::Path,
+    machine: &model::characterization::Characterization,
+    rows: &[ProgramValidation],
+) -> Result<()> {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "machine".into());
+    print_table(rows);
     let csv_path = a
         .csv
         .clone()
         .unwrap_or_else(|| format!("results/validation-{stem}.csv"));
-    crate::commands::write_output(&csv_path, validation_csv(&rows)?.as_bytes())?;
+    crate::commands::write_output(&csv_path, validation_csv(rows)?.as_bytes())?;
     let plot = a
         .plot
         .clone()
@@ -117,8 +149,8 @@ pub fn run(a: Args) -> Result<()> {
         crate::commands::write_output(
             j,
             &serde_json::to_vec_pretty(&serde_json::json!({
-                "machine": a.machine,
-                "summary": summarize(&rows),
+                "machine": path,
+                "summary": summarize(rows),
                 "programs": rows,
             }))?,
         )?;
