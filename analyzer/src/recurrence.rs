@@ -152,13 +152,14 @@ impl CarriedElements {
         };
         for (target, _) in body {
             if let Expr::Element { array, subscripts } = target.unparen() {
-                c.targets.insert(target.unparen().to_string());
+                let name = target.unparen().to_string();
                 if let Some(dims) = c.dims(subscripts) {
                     if dims.iter().any(|d| matches!(d, Dim::Offset(_))) {
-                        let name = target.unparen().to_string();
-                        c.writes.push((array.name.to_ascii_uppercase(), dims, name));
+                        c.writes
+                            .push((array.name.to_ascii_uppercase(), dims, name.clone()));
                     }
                 }
+                c.targets.insert(name);
             }
         }
         c
@@ -183,68 +184,58 @@ impl CarriedElements {
 
     /// `e` with its carried elements as scalars; `written` for an assignment's target.
     fn rewrite(&self, e: &Expr, written: bool) -> Expr {
-        let scalar = |like: &Operand, name: String| {
+        e.rebuild(&|x| match x {
+            Expr::Element { array, subscripts } if !subscripts.iter().all(Expr::is_constant) => {
+                Some(self.carried(x, array, subscripts, written))
+            }
+            Expr::Compare { .. } | Expr::Logic { .. } | Expr::Call { .. } | Expr::Opaque { .. } => {
+                Some(x.clone())
+            }
+            _ => None,
+        })
+    }
+
+    /// Element `e` (of `array`, with run-time `subscripts`) as the scalar of its location when
+    /// the loop carries it, else unchanged.
+    fn carried(&self, e: &Expr, array: &Operand, subscripts: &[Expr], written: bool) -> Expr {
+        let scalar = |name: String| {
             Expr::Variable(Operand {
                 name,
-                ty: like.ty,
-                global: like.global,
-                dummy: like.dummy,
+                ..array.clone()
             })
         };
-        match e {
-            Expr::Element { array, subscripts } if !subscripts.iter().all(Expr::is_constant) => {
-                let text = e.to_string();
-                let Some(dims) = self.dims(subscripts) else {
-                    return if written {
-                        scalar(array, text)
-                    } else if self.targets.contains(&text) {
-                        scalar(array, format!("{text}{CURRENT}"))
-                    } else {
-                        e.clone()
-                    };
-                };
-                if dims.iter().all(|d| matches!(d, Dim::Invariant(_))) {
-                    return scalar(array, text);
-                }
-                let own = array.name.to_ascii_uppercase();
-                let step = self.index.as_ref().map_or(0, |(_, s)| *s);
-                let same_place = |w: &Vec<Dim>, delta: i64| {
-                    w.len() == dims.len()
-                        && w.iter().zip(&dims).all(|(a, b)| match (a, b) {
-                            (Dim::Offset(x), Dim::Offset(y)) => x - y == delta,
-                            (a, b) => a == b,
-                        })
-                };
-                let on_array = self.writes.iter().filter(|(a, _, _)| *a == own);
-                if written {
-                    return scalar(array, text);
-                }
-                for (_, w, name) in on_array {
-                    if same_place(w, step) {
-                        return scalar(array, format!("{name}{PREVIOUS}"));
-                    }
-                    if same_place(w, 0) {
-                        return scalar(array, format!("{name}{CURRENT}"));
-                    }
-                }
-                e.clone()
-            }
-            Expr::Paren(x) => Expr::Paren(Box::new(self.rewrite(x, false))),
-            Expr::Unary { op, operand } => Expr::Unary {
-                op: *op,
-                operand: Box::new(self.rewrite(operand, false)),
-            },
-            Expr::Arith { op, lhs, rhs } => Expr::Arith {
-                op: *op,
-                lhs: Box::new(self.rewrite(lhs, false)),
-                rhs: Box::new(self.rewrite(rhs, false)),
-            },
-            Expr::Intrinsic { name, args } => Expr::Intrinsic {
-                name: name.clone(),
-                args: args.iter().map(|a| self.rewrite(a, false)).collect(),
-            },
-            other => other.clone(),
+        let text = e.to_string();
+        if written {
+            return scalar(text);
         }
+        let Some(dims) = self.dims(subscripts) else {
+            return if self.targets.contains(&text) {
+                scalar(format!("{text}{CURRENT}"))
+            } else {
+                e.clone()
+            };
+        };
+        if dims.iter().all(|d| matches!(d, Dim::Invariant(_))) {
+            return scalar(text);
+        }
+        let own = array.name.to_ascii_uppercase();
+        let step = self.index.as_ref().map_or(0, |(_, s)| *s);
+        let same_place = |w: &Vec<Dim>, delta: i64| {
+            w.len() == dims.len()
+                && w.iter().zip(&dims).all(|(a, b)| match (a, b) {
+                    (Dim::Offset(x), Dim::Offset(y)) => x - y == delta,
+                    (a, b) => a == b,
+                })
+        };
+        for (_, w, name) in self.writes.iter().filter(|(a, _, _)| *a == own) {
+            if same_place(w, step) {
+                return scalar(format!("{name}{PREVIOUS}"));
+            }
+            if same_place(w, 0) {
+                return scalar(format!("{name}{CURRENT}"));
+            }
+        }
+        e.clone()
     }
 }
 
@@ -427,46 +418,21 @@ impl Callee<'_> {
 
     /// `e` in the caller's names.
     fn rename(&self, e: &Expr) -> Expr {
-        let boxed = |x: &Expr| Box::new(self.rename(x));
-        match e {
-            Expr::Variable(o) if !o.global => match self.actual(&o.name) {
+        e.rebuild(&|x| match x {
+            Expr::Variable(o) if !o.global => Some(match self.actual(&o.name) {
                 Some(a @ (Expr::Variable(_) | Expr::Element { .. })) => a.clone(),
                 _ => Expr::Variable(self.own(o)),
-            },
-            Expr::Element { array, subscripts } => Expr::Element {
+            }),
+            Expr::Element { array, subscripts } => Some(Expr::Element {
                 array: match self.actual(&array.name) {
                     _ if array.global => array.clone(),
                     Some(Expr::Variable(a)) => a.clone(),
                     _ => self.own(array),
                 },
-                subscripts: subscripts.iter().map(|x| self.rename(x)).collect(),
-            },
-            Expr::Paren(x) => Expr::Paren(boxed(x)),
-            Expr::Unary { op, operand } => Expr::Unary {
-                op: *op,
-                operand: boxed(operand),
-            },
-            Expr::Arith { op, lhs, rhs } => Expr::Arith {
-                op: *op,
-                lhs: boxed(lhs),
-                rhs: boxed(rhs),
-            },
-            Expr::Compare { op, lhs, rhs } => Expr::Compare {
-                op: *op,
-                lhs: boxed(lhs),
-                rhs: boxed(rhs),
-            },
-            Expr::Logic { op, lhs, rhs } => Expr::Logic {
-                op: *op,
-                lhs: boxed(lhs),
-                rhs: boxed(rhs),
-            },
-            Expr::Intrinsic { name, args } => Expr::Intrinsic {
-                name: name.clone(),
-                args: args.iter().map(|x| self.rename(x)).collect(),
-            },
-            other => other.clone(),
-        }
+                subscripts: subscripts.iter().map(|s| self.rename(s)).collect(),
+            }),
+            _ => None,
+        })
     }
 }
 

@@ -252,6 +252,57 @@ impl Expr {
         }
     }
 
+    /// A copy in which `f` replaces every node it returns `Some` for (without visiting that
+    /// node's parts); every other node is copied with its parts rebuilt the same way.
+    pub fn rebuild(&self, f: &impl Fn(&Expr) -> Option<Expr>) -> Expr {
+        if let Some(e) = f(self) {
+            return e;
+        }
+        let boxed = |x: &Expr| Box::new(x.rebuild(f));
+        let all = |xs: &[Expr]| xs.iter().map(|x| x.rebuild(f)).collect();
+        match self {
+            Expr::Constant { .. } | Expr::Variable(_) => self.clone(),
+            Expr::Element { array, subscripts } => Expr::Element {
+                array: array.clone(),
+                subscripts: all(subscripts),
+            },
+            Expr::Opaque { kind, ty, parts } => Expr::Opaque {
+                kind: kind.clone(),
+                ty: *ty,
+                parts: all(parts),
+            },
+            Expr::Unary { op, operand } => Expr::Unary {
+                op: *op,
+                operand: boxed(operand),
+            },
+            Expr::Arith { op, lhs, rhs } => Expr::Arith {
+                op: *op,
+                lhs: boxed(lhs),
+                rhs: boxed(rhs),
+            },
+            Expr::Compare { op, lhs, rhs } => Expr::Compare {
+                op: *op,
+                lhs: boxed(lhs),
+                rhs: boxed(rhs),
+            },
+            Expr::Logic { op, lhs, rhs } => Expr::Logic {
+                op: *op,
+                lhs: boxed(lhs),
+                rhs: boxed(rhs),
+            },
+            Expr::Intrinsic { name, args } => Expr::Intrinsic {
+                name: name.clone(),
+                args: all(args),
+            },
+            Expr::Call { name, ty, args } => Expr::Call {
+                name: name.clone(),
+                ty: *ty,
+                args: all(args),
+            },
+            Expr::Paren(x) => Expr::Paren(boxed(x)),
+        }
+    }
+
     /// Known at compile time (a literal, a PARAMETER, or an expression of them).
     pub fn is_constant(&self) -> bool {
         match self {
