@@ -326,9 +326,11 @@ fn build(
     Ok(Built { exe, experiments })
 }
 
-/// Run the program for experiment `index` (0 = clock test) and return its output lines.
+/// The loop count a test's calibration starts from when no earlier round calibrated it.
+const FIRST_LOOP_COUNT: u64 = 1000;
+
 /// Run experiment `index` (0: the clock) for `observations` observations, starting the loop
-/// count's calibration at `start_count`.
+/// count's calibration at `start_count`, and return its output.
 fn run_one(
     built: &Built,
     index: usize,
@@ -584,14 +586,19 @@ pub fn run(
     on_event(Event::Planned { total }, result);
 
     if result.timer.is_none() {
-        let out =
-            run_one(&built, 0, opts, (opts.repeat, 1000), cancel, limit).map_err(|source| {
-                CharacterizeError::Run {
-                    experiment: "CLOCK".into(),
-                    params: "clock resolution".into(),
-                    error: source,
-                }
-            })?;
+        let out = run_one(
+            &built,
+            0,
+            opts,
+            (opts.repeat, FIRST_LOOP_COUNT),
+            cancel,
+            limit,
+        )
+        .map_err(|source| CharacterizeError::Run {
+            experiment: "CLOCK".into(),
+            params: "clock resolution".into(),
+            error: source,
+        })?;
         let clock = out
             .lines()
             .find_map(|l| {
@@ -640,7 +647,9 @@ pub fn run(
             result,
         );
         // Later rounds start from the loop count the first one calibrated.
-        let start_count = result.experiment(&e.name).map_or(1000, |r| r.iterations);
+        let start_count = result
+            .experiment(&e.name)
+            .map_or(FIRST_LOOP_COUNT, |r| r.iterations);
         let request = (target - already_seen, start_count);
         let out = match run_one(&built, i + 1, opts, request, cancel, limit) {
             Err(RunError::Cancelled { .. }) => {
@@ -708,7 +717,7 @@ pub fn run(
             result,
         );
         let index = n_tests + j;
-        let request = (opts.repeat, 1000);
+        let request = (opts.repeat, FIRST_LOOP_COUNT);
         let out = run_one(&built, index + 1, opts, request, cancel, limit).map_err(|source| {
             CharacterizeError::Run {
                 experiment: e.name.clone(),

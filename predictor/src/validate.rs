@@ -235,30 +235,27 @@ fn profile(
 /// Parse gprof's line-by-line flat profile (`-l`): `%time cumulative self name (file:line @
 /// address)` into (file, line, self seconds).
 pub fn parse_gprof_lines(text: &str) -> Vec<(String, u32, f64)> {
-    let mut out = Vec::new();
-    for line in text.lines() {
+    flat_rows(text)
+        .filter_map(|(self_s, _, line)| {
+            let (_, place) = line.rsplit_once('(')?;
+            let (file, rest) = place.split_once(':')?;
+            let n = rest.split_whitespace().next()?.parse::<u32>().ok()?;
+            Some((file.to_string(), n, self_s))
+        })
+        .collect()
+}
+
+/// The rows of a gprof flat profile (`%time cumulative self ... name`): self seconds, the
+/// row's fields and the row itself; headers and blank lines are skipped.
+fn flat_rows(text: &str) -> impl Iterator<Item = (f64, Vec<&str>, &str)> {
+    text.lines().filter_map(|line| {
         let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() < 4 {
-            continue;
+        if f.len() < 4 || f[0].parse::<f64>().is_err() || f[1].parse::<f64>().is_err() {
+            return None;
         }
-        let Ok(self_s) = f[2].parse::<f64>() else {
-            continue;
-        };
-        if f[0].parse::<f64>().is_err() {
-            continue;
-        }
-        let Some(place) = line.rsplit_once('(').map(|(_, p)| p) else {
-            continue;
-        };
-        let Some((file, rest)) = place.split_once(':') else {
-            continue;
-        };
-        let Some(Ok(n)) = rest.split_whitespace().next().map(str::parse::<u32>) else {
-            continue;
-        };
-        out.push((file.to_string(), n, self_s));
-    }
-    out
+        let self_s = f[2].parse::<f64>().ok()?;
+        Some((self_s, f, line))
+    })
 }
 
 /// Seconds of a line profile that fall in a region's lines (files matched by name, as gprof
@@ -284,28 +281,17 @@ pub fn region_seconds(spans: &[LineSpan], lines: &[(String, u32, f64)]) -> f64 {
 /// Parse gprof's flat profile: `%time cumulative self [calls self/call total/call] name`.
 /// gfortran names a unit `name_` and the main program `MAIN__`.
 pub fn parse_gprof_flat(text: &str) -> Vec<(String, f64)> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() < 4 {
-            continue;
-        }
-        let (Ok(_), Ok(_), Ok(self_s)) = (
-            f[0].parse::<f64>(),
-            f[1].parse::<f64>(),
-            f[2].parse::<f64>(),
-        ) else {
-            continue;
-        };
-        let raw = f[f.len() - 1];
-        let unit = if raw == "MAIN__" {
-            "MAIN".to_string()
-        } else {
-            raw.trim_end_matches('_').to_ascii_uppercase()
-        };
-        out.push((unit, self_s));
-    }
-    out
+    flat_rows(text)
+        .map(|(self_s, f, _)| {
+            let raw = f[f.len() - 1];
+            let unit = if raw == "MAIN__" {
+                "MAIN".to_string()
+            } else {
+                raw.trim_end_matches('_').to_ascii_uppercase()
+            };
+            (unit, self_s)
+        })
+        .collect()
 }
 
 /// Self seconds for each unit name, from gprof's names. gfortran calls the main program
