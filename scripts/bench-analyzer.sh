@@ -5,9 +5,11 @@
 #      larger corpus; a package whose source the mirror does not serve is reported and
 #      left out);
 #  (b) run-time overhead of the analyzer's instrumented copy vs gcov --coverage at -O0,
-#      for each program in fortran-samples/.
-# Usage: scripts/bench-analyzer.sh [corpus|overhead|all]   (default: all)
-# Needs: deb-src enabled (done here if missing, needs root), apt-get, gfortran, gcov.
+#      for each program in fortran-samples/;
+#  (c) the same as instructions executed (valgrind), free of noise and code placement.
+# Usage: scripts/bench-analyzer.sh [corpus|overhead|instructions|all]   (default: all)
+# Needs: deb-src enabled (done here if missing, needs root), apt-get, gfortran, gcov,
+# valgrind (installed here if missing, needs root).
 set -eu
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -62,4 +64,8 @@ if [ "$what" = corpus ] || [ "$what" = all ]; then
 fi
 if [ "$what" = overhead ] || [ "$what" = all ]; then
     "$BENCH" overhead fortran-samples/*.f
+fi
+if [ "$what" = instructions ] || [ "$what" = all ]; then
+    command -v valgrind >/dev/null || apt-get install -y -q valgrind >/dev/null
+    "$BENCH" instructions fortran-samples/*.f
 fi

@@ -8,20 +8,15 @@ use harness::Compiler;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// CPU seconds (user + system) from /proc/self/stat, of this process or of its waited-for
-/// children: on a shared, busy machine the wall clock measures the neighbours too.
-fn proc_cpu(children: bool) -> f64 {
+/// CPU seconds (user + system) of this process from /proc/self/stat: on a shared, busy
+/// machine the wall clock measures the neighbours too.
+fn cpu_seconds() -> f64 {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let after = stat.rsplit(')').next().unwrap_or("");
     let f: Vec<&str> = after.split_whitespace().collect();
     let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    // Fields 14-17 (utime, stime, cutime, cstime) are at 11-14 after the command name.
-    let k = if children { 13 } else { 11 };
-    (ticks(k) + ticks(k + 1)) / 100.0
-}
-
-fn cpu_seconds() -> f64 {
-    proc_cpu(false)
+    // Fields 14-15 (utime, stime) are at 11-12 after the command name.
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 fn corpus(list: &Path) {
@@ -108,7 +103,6 @@ fn corpus(list: &Path) {
 fn min_cpu(exe: &Path, runs: usize) -> f64 {
     (0..runs)
         .map(|_| {
-            let before = proc_cpu(true);
             let spec = RunSpec {
                 time_limit: Duration::from_secs(600),
                 ..RunSpec::default()
@@ -120,9 +114,92 @@ fn min_cpu(exe: &Path, runs: usize) -> f64 {
             )
             .expect("program runs");
             assert!(out.success(), "{} failed: {}", exe.display(), out.stderr);
-            proc_cpu(true) - before
+            // wait4's accounting of that child: microseconds, not /proc's 10 ms ticks.
+            out.cpu.total_s()
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// The four builds compared, in `dir`: the original, the counted copy, the counted copy with
+/// the simulated branch predictor, and a gcov `--coverage` build.
+fn builds(f: &Path, dir: &Path, compiler: &Compiler) -> [PathBuf; 4] {
+    let plain = dir.join("plain");
+    compiler
+        .build(&[f.to_path_buf()], &plain, &[])
+        .expect("original compiles");
+    let prog = analyzer::load(&[f.to_path_buf()], &AnalyzeOptions::default()).expect("parses");
+    let counted_build = |simulate: bool, name: &str| {
+        let inst = instrument::instrument_counters(&prog, 72, simulate, true);
+        let d = dir.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        analyzer::dynamic::build_instrumented(&inst, &d, compiler).expect("counted copy builds")
+    };
+    let counted = counted_build(false, "counted");
+    let branches = counted_build(true, "branches");
+    let cov_dir = dir.join("cov");
+    std::fs::create_dir_all(&cov_dir).unwrap();
+    let copy = cov_dir.join(f.file_name().unwrap());
+    std::fs::copy(f, &copy).unwrap();
+    let cov = cov_dir.join("covered");
+    compiler
+        .build(&[copy], &cov, &["--coverage"])
+        .expect("coverage build");
+    [plain, counted, branches, cov]
+}
+
+/// Instructions executed by `exe` (valgrind's cachegrind, no cache simulation): the work a
+/// build adds, free of the host's noise and of code-placement luck.
+fn instructions_of(exe: &Path) -> u64 {
+    let out = std::process::Command::new("valgrind")
+        .args([
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+        ])
+        .arg(exe)
+        .env("OPCOST_COUNTS", "/dev/null")
+        .current_dir(exe.parent().unwrap())
+        .output()
+        .expect("valgrind runs (apt-get install valgrind)");
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.lines()
+        .find_map(|l| {
+            let (_, v) = l.split_once("I   refs:")?;
+            v.trim().replace(',', "").parse().ok()
+        })
+        .unwrap_or_else(|| panic!("no instruction count from valgrind: {err}"))
+}
+
+/// Instructions executed by each build over the original's, on copies with the samples'
+/// repeat counts lowered to their quick values (the ratios are per repetition).
+fn instructions(files: &[PathBuf]) {
+    let compiler = Compiler::find(None, &["-O0".to_string()]).expect("gfortran");
+    println!("instructions executed (valgrind), -O0, repeat counts lowered (NREP=3, MULT=1)");
+    println!(
+        "{:<12} {:>14} {:>9} {:>11} {:>7}",
+        "program", "plain", "counted x", "+branches x", "gcov x"
+    );
+    for f in files {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let text = std::fs::read_to_string(f).expect("readable sample");
+        let lowered = dir.path().join(f.file_name().unwrap());
+        std::fs::write(
+            &lowered,
+            analyzer::source::set_parameters(&text, &analyzer::source::QUICK_REPEATS),
+        )
+        .unwrap();
+        let exes = builds(&lowered, dir.path(), &compiler);
+        let n: Vec<u64> = exes.iter().map(|e| instructions_of(e)).collect();
+        let x = |k: usize| n[k] as f64 / n[0] as f64;
+        println!(
+            "{:<12} {:>14} {:>9.3} {:>11.3} {:>7.3}",
+            f.file_stem().unwrap().to_string_lossy(),
+            n[0],
+            x(1),
+            x(2),
+            x(3)
+        );
+    }
 }
 
 fn overhead(files: &[PathBuf]) {
@@ -147,29 +224,7 @@ fn overhead(files: &[PathBuf]) {
     );
     for f in files {
         let dir = tempfile::tempdir().expect("temp dir");
-        let plain = dir.path().join("plain");
-        compiler
-            .build(std::slice::from_ref(f), &plain, &[])
-            .expect("original compiles");
-        let prog =
-            analyzer::load(std::slice::from_ref(f), &AnalyzeOptions::default()).expect("parses");
-        let counted_build = |simulate: bool, name: &str| {
-            let inst = instrument::instrument_counters(&prog, 72, simulate);
-            let d = dir.path().join(name);
-            std::fs::create_dir_all(&d).unwrap();
-            analyzer::dynamic::build_instrumented(&inst, &d, &compiler)
-                .expect("counted copy builds")
-        };
-        let counted = counted_build(false, "counted");
-        let branches = counted_build(true, "branches");
-        let cov_dir = dir.path().join("cov");
-        std::fs::create_dir_all(&cov_dir).unwrap();
-        let copy = cov_dir.join(f.file_name().unwrap());
-        std::fs::copy(f, &copy).unwrap();
-        let cov = cov_dir.join("covered");
-        compiler
-            .build(&[copy], &cov, &["--coverage"])
-            .expect("coverage build");
+        let [plain, counted, branches, cov] = builds(f, dir.path(), &compiler);
         // Interleave to share the machine's noise fairly.
         let mut t = [f64::INFINITY; 4];
         for _ in 0..runs {
@@ -178,7 +233,7 @@ fn overhead(files: &[PathBuf]) {
             }
         }
         println!(
-            "{:<12} {:>8.2} {:>8.2} {:>10.2} {:>8.2} {:>9.3} {:>11.3} {:>7.3}",
+            "{:<12} {:>8.3} {:>8.3} {:>10.3} {:>8.3} {:>9.3} {:>11.3} {:>7.3}",
             f.file_stem().unwrap().to_string_lossy(),
             t[0],
             t[1],
@@ -199,7 +254,7 @@ fn main() {
             // Print the counted copy (for inspection).
             let prog = analyzer::load(&[PathBuf::from(&args[1])], &AnalyzeOptions::default())
                 .expect("parses");
-            let inst = instrument::instrument_counters(&prog, 72, true);
+            let inst = instrument::instrument_counters(&prog, 72, true, true);
             for (_, text) in inst.files {
                 print!("{text}");
             }
@@ -210,8 +265,14 @@ fn main() {
             );
         }
         Some("overhead") => overhead(&args[1..].iter().map(PathBuf::from).collect::<Vec<_>>()),
+        Some("instructions") => {
+            instructions(&args[1..].iter().map(PathBuf::from).collect::<Vec<_>>())
+        }
         _ => {
-            eprintln!("usage: analyzer-bench corpus FILELIST | overhead FILE... | instrument FILE");
+            eprintln!(
+                "usage: analyzer-bench corpus FILELIST | overhead FILE... | instructions FILE... \
+                 | instrument FILE"
+            );
             std::process::exit(2);
         }
     }

@@ -102,6 +102,8 @@ pub struct Program {
     pub trip_counts: HashMap<usize, String>,
     /// Unit entry probes whose counts come from the call sites (no counter in the copy).
     pub derived_probes: HashSet<usize>,
+    /// GO TO loops whose per-iteration counter the copy derives from an induction variable.
+    pub induction: Vec<crate::induction::InductionLoop>,
 }
 
 impl Program {
@@ -421,7 +423,7 @@ fn io_may_jump(text: &str) -> bool {
 }
 
 /// Labels that control can jump to (branch targets, ASSIGNed labels, alternate returns).
-fn jump_targets(s: &Stmt, out: &mut HashSet<u32>) {
+pub(crate) fn jump_targets(s: &Stmt, out: &mut HashSet<u32>) {
     match s {
         Stmt::Goto(l) | Stmt::AssignLabel(l, _) => {
             out.insert(*l);
@@ -457,6 +459,7 @@ pub fn analyze(files: Vec<SourceFile>) -> Program {
         skipped: 0,
         trip_counts: HashMap::new(),
         derived_probes: HashSet::new(),
+        induction: Vec::new(),
     };
     for fi in 0..prog.files.len() {
         for (line, msg) in prog.files[fi].directive_problems.clone() {
@@ -470,6 +473,7 @@ pub fn analyze(files: Vec<SourceFile>) -> Program {
         }
     }
     derive_unit_entries(&mut prog);
+    prog.induction = crate::induction::find(&prog);
     prog
 }
 

@@ -119,6 +119,14 @@ pub fn read_counters(text: &str, expected: usize) -> Result<Vec<u64>, AnalyzeErr
     Ok(v)
 }
 
+/// Whether counter `slot` (0-based) of a counters file is nonzero.
+pub fn slot_raised(text: &str, slot: usize) -> bool {
+    text.split_whitespace()
+        .nth(slot + 1)
+        .and_then(|v| v.parse::<i64>().ok())
+        .is_some_and(|v| v != 0)
+}
+
 /// Dynamic analysis: static counts plus executions of one run (seed 004 table 5.5).
 pub fn analyze_dynamic(
     files: &[PathBuf],
@@ -128,7 +136,6 @@ pub fn analyze_dynamic(
 ) -> Result<Analysis, AnalyzeError> {
     let program = crate::load(files, opts)?;
     let compiler = with_line_length(compiler, opts.line_length);
-    let inst = instrument_counters(&program, opts.line_length, opts.simulate_branches);
     let dir = tempfile::Builder::new()
         .prefix("opcost-analyze-")
         .tempdir()
@@ -159,19 +166,47 @@ pub fn analyze_dynamic(
             compiler.flags.push(format!("-I{}", d.display()));
         }
     }
-    let exe = build_instrumented(&inst, &work, &compiler)?;
-    let counts_file = work.join("counters.txt");
-    let out = run_program(&exe, run, &[("OPCOST_COUNTS", &counts_file)])?;
-    let text = match std::fs::read_to_string(&counts_file) {
-        Ok(t) => t,
-        Err(_) => {
-            return Err(AnalyzeError::RunFailed {
-                status: out.status.to_string(),
-                stderr: out.stderr,
-            })
+    // Induction counting first; without it if the copy does not build or a step was zero.
+    let mut counters = None;
+    for induction in [true, false] {
+        if !induction && program.induction.is_empty() {
+            break;
         }
+        let inst = instrument_counters(
+            &program,
+            opts.line_length,
+            opts.simulate_branches,
+            induction,
+        );
+        let exe = match build_instrumented(&inst, &work, &compiler) {
+            Ok(exe) => exe,
+            Err(_) if induction && !program.induction.is_empty() => continue,
+            Err(e) => return Err(e),
+        };
+        let counts_file = work.join("counters.txt");
+        let _ = std::fs::remove_file(&counts_file);
+        let out = run_program(&exe, run, &[("OPCOST_COUNTS", &counts_file)])?;
+        let text = match std::fs::read_to_string(&counts_file) {
+            Ok(t) => t,
+            Err(_) => {
+                return Err(AnalyzeError::RunFailed {
+                    status: out.status.to_string(),
+                    stderr: out.stderr,
+                })
+            }
+        };
+        // A zero step also leaves negative counts: look at its flag first.
+        if inst.zero_step_flag.is_some_and(|f| slot_raised(&text, f)) {
+            continue;
+        }
+        counters = Some(read_counters(&text, inst.counters)?);
+        break;
+    }
+    let Some(counters) = counters else {
+        return Err(AnalyzeError::Counters(
+            "no counted copy gave consistent counters".into(),
+        ));
     };
-    let counters = read_counters(&text, inst.counters)?;
     let stats = stats::program_stats(&program, files, opts, Some(&counters))?;
     let mut diagnostics = program.diagnostics.clone();
     for (s, st) in program.stmts.iter().enumerate() {

@@ -4,11 +4,15 @@
 //! it to write the counted copy (one counter per basic block, seed 004 section 5.2); another
 //! pass (e.g. timers at region or unit boundaries) can use the same rewriter.
 //!
+//! Loops of [`crate::induction`] get no per-iteration increment: the copy saves their
+//! induction variable on entry and adds the iterations at each exit.
+//!
 //! Where a counter goes before a labeled statement, the label moves to the counter so jumps
 //! count too. A labeled DO loop whose terminal statement gets a counter is relabeled to a new
 //! `CONTINUE` after the terminal, so the terminal keeps running once per iteration.
 
 use crate::analysis::{Probe, Program};
+use crate::induction::{Exit, InductionLoop, Step};
 use crate::symbols::UnitKind;
 use crate::syntax::Stmt;
 use std::collections::{HashMap, HashSet};
@@ -29,6 +33,8 @@ pub struct Names {
     pub history: String,
     pub index: String,
     pub code: String,
+    /// Prefix of the variables saving induction variables on loop entry (`prefix` + number).
+    pub induction: String,
 }
 
 impl Names {
@@ -54,6 +60,7 @@ impl Names {
                 history: format!("OPCGH{s}"),
                 index: format!("OPCGI{s}"),
                 code: format!("OPCGK{s}"),
+                induction: format!("OPCIV{s}"),
             };
             let all = [
                 &n.counters,
@@ -68,7 +75,8 @@ impl Names {
                 &n.index,
                 &n.code,
             ];
-            if all.iter().all(|w| !words.contains(w.as_str())) {
+            let prefix_free = !words.iter().any(|w| w.starts_with(n.induction.as_str()));
+            if prefix_free && all.iter().all(|w| !words.contains(w.as_str())) {
                 return n;
             }
             k += 1;
@@ -374,6 +382,9 @@ pub struct Instrumented {
     /// A separate source file: the dump subroutine and the BLOCK DATA zeroing the counters.
     pub support: String,
     pub counters: usize,
+    /// The counter slot (0-based) raised when an induction loop's step was zero at run
+    /// time: its counts are then wrong, and the copy must run without induction counting.
+    pub zero_step_flag: Option<usize>,
 }
 
 /// Counter slots per IF on array data (rule 15): the IF's taken count at its previous
@@ -462,11 +473,13 @@ fn predictor_declaration(names: &Names) -> String {
 
 /// Write the counted copy of a program: one counter per probe, dumped at every STOP and at
 /// the END of the main program; with `simulate_branches`, also the simulated predictor of
-/// rule 15 for every IF on array data (six more statements per evaluation of such an IF).
+/// rule 15 for every IF on array data (six more statements per evaluation of such an IF);
+/// with `induction`, the loops of [`Program::induction`] counted at their exits.
 pub fn instrument_counters(
     prog: &Program,
     line_length: usize,
     simulate_branches: bool,
+    induction: bool,
 ) -> Instrumented {
     let names = Names::pick(prog);
     let slots = if simulate_branches {
@@ -474,7 +487,21 @@ pub fn instrument_counters(
     } else {
         Vec::new()
     };
-    let n = (prog.probes.len() + BRANCH_SLOTS * slots.len()).max(1);
+    let loops: Vec<&InductionLoop> = if induction {
+        prog.induction
+            .iter()
+            .filter(|l| !(simulate_branches && l.watched_by_predictor))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let used = prog.probes.len() + BRANCH_SLOTS * slots.len();
+    // One more slot flags a step that was zero at run time (see `induction`).
+    let zero_step_flag = loops
+        .iter()
+        .any(|l| matches!(l.step, Step::Name { .. }))
+        .then_some(used);
+    let n = (used + usize::from(zero_step_flag.is_some())).max(1);
     let mut rw = Rewriter::new(line_length);
     let size = 1usize << HISTORY_BITS;
     let decl = [
@@ -489,8 +516,9 @@ pub fn instrument_counters(
         }
     }
     let dump = format!("CALL {}", names.dump);
+    let by_induction: HashSet<usize> = loops.iter().map(|l| l.probe).collect();
     for (k, p) in prog.probes.iter().enumerate() {
-        if prog.derived_probes.contains(&k) {
+        if prog.derived_probes.contains(&k) || by_induction.contains(&k) {
             continue;
         }
         match *p {
@@ -502,6 +530,27 @@ pub fn instrument_counters(
             },
             Probe::Consequent(s) => rw.insert_in_consequent(s, &[increment(&names, k)]),
         }
+    }
+    let mut saved_in_unit: HashMap<usize, Vec<String>> = HashMap::new();
+    for (j, l) in loops.iter().enumerate() {
+        let saved = format!("{}{}", names.induction, j + 1);
+        saved_in_unit.entry(l.unit).or_default().push(saved.clone());
+        let flag = format!(
+            "{}({})",
+            names.counters,
+            zero_step_flag.map_or(0, |f| f + 1)
+        );
+        rw.insert_after(l.entered_after, &l.entry_statements(&saved, &flag));
+        for &(exit, after_step) in &l.exits {
+            let add = add_to_counter(&names, l.probe, &l.exit_amount(&saved, after_step));
+            match exit {
+                Exit::Consequent(s) => rw.insert_in_consequent(s, &[add]),
+                Exit::FallThrough(s) => rw.insert_after(s, &[add]),
+            }
+        }
+    }
+    for (u, saved) in saved_in_unit {
+        rw.declare(u, &[format!("INTEGER*8 {}", saved.join(", "))]);
     }
     let c = &names.counters;
     for (j, &(s, slot)) in slots.iter().enumerate() {
@@ -570,5 +619,6 @@ pub fn instrument_counters(
         files,
         support,
         counters: n,
+        zero_step_flag,
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! Pipeline: [`source`] splits fixed-form text into statements, [`parse`] (nom) parses each,
 //! [`analysis`] builds the symbol tables, lowers statements to `model::expr` and counts them,
-//! and places one counter (probe) per basic block; [`instrument`] writes the counted copy,
+//! and places one counter (probe) per basic block; [`induction`] finds the GO TO loops whose
+//! per-iteration counter their own induction variable replaces; [`instrument`] writes the counted copy,
 //! [`dynamic`] compiles and runs it and multiplies; [`gcov`] cross-checks the execution counts
 //! with gcov; [`report`] prints the seed's figure 5.2 and table 5.5.
 //!
@@ -17,6 +18,7 @@
 pub mod analysis;
 pub mod dynamic;
 pub mod gcov;
+pub mod induction;
 pub mod instrument;
 pub mod parse;
 pub mod recurrence;

@@ -47,7 +47,7 @@ fn analyze_text(text: &str) {
         }
     }
     // The instrumentation must cope with whatever the analysis accepted.
-    let inst = instrument::instrument_counters(&prog, 72, true);
+    let inst = instrument::instrument_counters(&prog, 72, true, true);
     assert_eq!(inst.files.len(), 1);
 }
 

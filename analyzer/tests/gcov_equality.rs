@@ -97,29 +97,8 @@ fn quick() -> bool {
 /// NWORK) made small. The comparison with gcov is the same, on smaller counts.
 fn lowered_copy(p: &Path, dir: &Path) -> PathBuf {
     let text = std::fs::read_to_string(p).unwrap();
-    let lowered: Vec<String> = text
-        .lines()
-        .map(|l| {
-            if l.starts_with(['C', 'c', '*']) || !l.contains("PARAMETER") {
-                return l.to_string();
-            }
-            let mut out = l.to_string();
-            for (name, small) in [("NREP", "3"), ("MULT", "1"), ("NWORK", "20000")] {
-                let Some(at) = out.find(&format!("{name} = ")) else {
-                    continue;
-                };
-                let start = at + name.len() + 3;
-                let end = out[start..]
-                    .find(|c: char| !c.is_ascii_digit())
-                    .map_or(out.len(), |k| start + k);
-                if end > start {
-                    out.replace_range(start..end, small);
-                }
-            }
-            out
-        })
-        .collect();
+    let lowered = analyzer::source::set_parameters(&text, &analyzer::source::QUICK_REPEATS);
     let q = dir.join(p.file_name().unwrap());
-    std::fs::write(&q, lowered.join("\n") + "\n").unwrap();
+    std::fs::write(&q, lowered).unwrap();
     q
 }
