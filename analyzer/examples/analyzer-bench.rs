@@ -208,7 +208,9 @@ fn overhead(files: &[PathBuf]) {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
-    println!("CPU seconds (user + system) of the fastest of {runs} runs, -O0");
+    println!("CPU seconds (user + system), -O0: the fastest of {runs} rounds, and the median");
+    println!("over rounds of each build's time over the original's in the same round (a round");
+    println!("runs the four builds back to back, so a slow phase of the host cancels out)");
     println!("counted: block counters (analyze --dynamic); +branches: with the simulated");
     println!("branch predictor of rule 15 (analyze --dynamic --branches, predict, validate)");
     println!(
@@ -224,24 +226,24 @@ fn overhead(files: &[PathBuf]) {
     );
     for f in files {
         let dir = tempfile::tempdir().expect("temp dir");
-        let [plain, counted, branches, cov] = builds(f, dir.path(), &compiler);
-        // Interleave to share the machine's noise fairly.
-        let mut t = [f64::INFINITY; 4];
-        for _ in 0..runs {
-            for (k, exe) in [&plain, &counted, &branches, &cov].into_iter().enumerate() {
-                t[k] = t[k].min(min_cpu(exe, 1));
-            }
-        }
+        let exes = builds(f, dir.path(), &compiler);
+        let rounds: Vec<[f64; 4]> = (0..runs)
+            .map(|_| std::array::from_fn(|k| min_cpu(&exes[k], 1)))
+            .collect();
+        let fastest = |k: usize| rounds.iter().map(|r| r[k]).fold(f64::INFINITY, f64::min);
+        let ratio = |k: usize| {
+            model::estimate::median(&rounds.iter().map(|r| r[k] / r[0]).collect::<Vec<_>>())
+        };
         println!(
             "{:<12} {:>8.3} {:>8.3} {:>10.3} {:>8.3} {:>9.3} {:>11.3} {:>7.3}",
             f.file_stem().unwrap().to_string_lossy(),
-            t[0],
-            t[1],
-            t[2],
-            t[3],
-            t[1] / t[0],
-            t[2] / t[0],
-            t[3] / t[0]
+            fastest(0),
+            fastest(1),
+            fastest(2),
+            fastest(3),
+            ratio(1),
+            ratio(2),
+            ratio(3)
         );
     }
 }

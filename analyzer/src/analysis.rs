@@ -102,8 +102,9 @@ pub struct Program {
     pub trip_counts: HashMap<usize, String>,
     /// Unit entry probes whose counts come from the call sites (no counter in the copy).
     pub derived_probes: HashSet<usize>,
-    /// GO TO loops whose per-iteration counter the copy derives from an induction variable.
-    pub induction: Vec<crate::induction::InductionLoop>,
+    /// GO TO loops whose per-iteration counter the copy derives from an induction variable,
+    /// and loop exits whose counts follow from the other counters.
+    pub loops: crate::induction::Loops,
 }
 
 impl Program {
@@ -117,7 +118,7 @@ fn one(p: usize) -> Mult {
     vec![(1, p)]
 }
 
-fn sub(a: &Mult, b: &Mult) -> Mult {
+pub(crate) fn sub(a: &Mult, b: &Mult) -> Mult {
     let mut m = a.clone();
     m.extend(b.iter().map(|&(c, p)| (-c, p)));
     m
@@ -459,7 +460,7 @@ pub fn analyze(files: Vec<SourceFile>) -> Program {
         skipped: 0,
         trip_counts: HashMap::new(),
         derived_probes: HashSet::new(),
-        induction: Vec::new(),
+        loops: Default::default(),
     };
     for fi in 0..prog.files.len() {
         for (line, msg) in prog.files[fi].directive_problems.clone() {
@@ -473,7 +474,7 @@ pub fn analyze(files: Vec<SourceFile>) -> Program {
         }
     }
     derive_unit_entries(&mut prog);
-    prog.induction = crate::induction::find(&prog);
+    prog.loops = crate::induction::find(&prog);
     prog
 }
 

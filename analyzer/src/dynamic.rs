@@ -169,7 +169,7 @@ pub fn analyze_dynamic(
     // Induction counting first; without it if the copy does not build or a step was zero.
     let mut counters = None;
     for induction in [true, false] {
-        if !induction && program.induction.is_empty() {
+        if !induction && program.loops.induction.is_empty() {
             break;
         }
         let inst = instrument_counters(
@@ -180,7 +180,7 @@ pub fn analyze_dynamic(
         );
         let exe = match build_instrumented(&inst, &work, &compiler) {
             Ok(exe) => exe,
-            Err(_) if induction && !program.induction.is_empty() => continue,
+            Err(_) if induction && !program.loops.induction.is_empty() => continue,
             Err(e) => return Err(e),
         };
         let counts_file = work.join("counters.txt");
@@ -199,7 +199,11 @@ pub fn analyze_dynamic(
         if inst.zero_step_flag.is_some_and(|f| slot_raised(&text, f)) {
             continue;
         }
-        counters = Some(read_counters(&text, inst.counters)?);
+        let mut values = read_counters(&text, inst.counters)?;
+        inst.fill_derived(&mut values).ok_or_else(|| {
+            AnalyzeError::Counters("a derived loop exit count came out negative".into())
+        })?;
+        counters = Some(values);
         break;
     }
     let Some(counters) = counters else {

@@ -18,7 +18,7 @@
 //! integer scalar the loop does not assign. A step that is zero at run time makes the counts
 //! wrong: the copy then raises a flag, and the analyzer runs a copy without this reasoning.
 
-use crate::analysis::{Probe, Program};
+use crate::analysis::{sub, Mult, Probe, Program};
 use crate::syntax::{BOp, SExpr, Stmt};
 use model::expr::{ArithOp, Expr, Type};
 use model::Param;
@@ -97,9 +97,32 @@ impl InductionLoop {
     }
 }
 
-/// Find the loops of `prog` counted through their induction variable.
-pub fn find(prog: &Program) -> Vec<InductionLoop> {
-    let mut out = Vec::new();
+/// A loop exit whose count the analysis derives instead of counting: every entry of a loop
+/// that cannot be left another way ends at exactly one exit, so one exit's count is the
+/// entries less the others'. Derived for the exit on array data if there is one (the
+/// frequent end of a search, and the IF whose branch the copy then leaves as written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DerivedExit {
+    /// The exit IF's consequent probe, not incremented in the copy.
+    pub probe: usize,
+    /// Its count from the other counters.
+    pub count: Mult,
+    /// The IF is on array data: the simulated branch predictor (rule 15) watches its
+    /// counter, so a copy with the simulation counts it after all.
+    pub watched_by_predictor: bool,
+}
+
+/// The GO TO loops of a program whose counting the copy can do without some counters.
+#[derive(Debug, Clone, Default)]
+pub struct Loops {
+    pub induction: Vec<InductionLoop>,
+    pub derived_exits: Vec<DerivedExit>,
+}
+
+/// Find the loops of `prog` counted through their induction variable, and the exits of the
+/// other loops of the same shape whose counts follow from the rest.
+pub fn find(prog: &Program) -> Loops {
+    let mut out = Loops::default();
     for (u, unit) in prog.units.iter().enumerate() {
         let range = unit.first..unit.end;
         // Anything that may jump where the statements do not say, or alias names, rules the
@@ -150,23 +173,44 @@ pub fn find(prog: &Program) -> Vec<InductionLoop> {
             if a > b || jumpers.get(&label).map(Vec::as_slice) != Some(&[b][..]) {
                 continue;
             }
-            if let Some(l) = loop_of(prog, u, a, b, conditional, &jumpers) {
-                out.push(l);
+            let Some(shape) = shape_of(prog, u, a, b, conditional, &jumpers) else {
+                continue;
+            };
+            match induction_of(prog, &shape) {
+                Some(l) => out.induction.push(l),
+                None => out.derived_exits.extend(derived_exit_of(prog, &shape)),
             }
         }
     }
     out
 }
 
+/// A GO TO loop entered only by falling into its head and left only by its exits.
+struct Shape {
+    unit: usize,
+    /// Head and back edge.
+    a: usize,
+    b: usize,
+    /// The back edge is `IF (...) GO TO head` (its fall-through is an exit).
+    conditional: bool,
+    entered_after: usize,
+    /// Logical IFs jumping out of the loop.
+    exits: Vec<usize>,
+    /// The first `V = V ± c` and what it steps.
+    step: Option<(usize, String, Step)>,
+    /// Names assigned in the loop (besides the step's variable, once).
+    assigned: HashSet<String>,
+}
+
 /// The loop from head `a` to back edge `b`, if it has the shape the module describes.
-fn loop_of(
+fn shape_of(
     prog: &Program,
     u: usize,
     a: usize,
     b: usize,
     conditional: bool,
     jumpers: &std::collections::HashMap<u32, Vec<usize>>,
-) -> Option<InductionLoop> {
+) -> Option<Shape> {
     let unit = &prog.units[u];
     // Entered by falling in from the previous executable statement.
     let entered_after = (unit.first..a).rev().find(|&k| prog.stmts[k].executable)?;
@@ -227,7 +271,31 @@ fn loop_of(
             _ => return None,
         }
     }
-    let (inc, var, step) = step_at?;
+    Some(Shape {
+        unit: u,
+        a,
+        b,
+        conditional,
+        entered_after,
+        exits,
+        step: step_at,
+        assigned,
+    })
+}
+
+/// The loop counted through its induction variable, if it has one and it pays.
+fn induction_of(prog: &Program, shape: &Shape) -> Option<InductionLoop> {
+    let Shape {
+        unit: u,
+        a,
+        b,
+        conditional,
+        entered_after,
+        ref exits,
+        ref assigned,
+        ..
+    } = *shape;
+    let (inc, var, step) = shape.step.clone()?;
     if assigned.contains(&var) {
         return None;
     }
@@ -237,8 +305,8 @@ fn loop_of(
         }
     }
     let mut all_exits: Vec<(Exit, bool)> = exits
-        .into_iter()
-        .map(|k| (Exit::Consequent(k), k > inc))
+        .iter()
+        .map(|&k| (Exit::Consequent(k), k > inc))
         .collect();
     if conditional {
         all_exits.push((Exit::FallThrough(b), true));
@@ -254,7 +322,7 @@ fn loop_of(
     let counting = all_exits.iter().all(|&(e, _)| {
         let (Exit::Consequent(k) | Exit::FallThrough(k)) = e;
         matches!(&prog.stmts[k].stmt, Some(Stmt::LogicalIf(c, ..))
-            if compares_with_invariant(c, &var, &assigned))
+            if compares_with_invariant(c, &var, assigned))
     });
     if !unit_step && !counting {
         return None;
@@ -286,6 +354,58 @@ fn loop_of(
         step,
         exits: all_exits,
         watched_by_predictor: watched,
+    })
+}
+
+/// One exit of the loop derived from the entries and the other exits.
+fn derived_exit_of(prog: &Program, shape: &Shape) -> Option<DerivedExit> {
+    let consequent = |k: usize| -> Option<(usize, Mult)> {
+        let probe = prog
+            .probes
+            .iter()
+            .position(|p| *p == Probe::Consequent(k))
+            .filter(|q| !prog.derived_probes.contains(q))?;
+        Some((probe, prog.stmts[k].consequent.clone()?))
+    };
+    let chosen = *shape
+        .exits
+        .iter()
+        .rev()
+        .find(|&&k| prog.stmts[k].data_dependent)
+        .or(shape.exits.last())?;
+    let (probe, _) = consequent(chosen)?;
+    // How often control falls from the statement before the head into it.
+    let p = &prog.stmts[shape.entered_after];
+    if p.static_counts.get(Param::PROC) > 0 {
+        return None;
+    }
+    let mut count = match p.stmt.as_ref()? {
+        Stmt::Assignment(..) | Stmt::Continue => p.exec.clone()?,
+        Stmt::LogicalIf(_, inner, _) => match **inner {
+            Stmt::Goto(_) => sub(&p.exec.clone()?, &p.consequent.clone()?),
+            Stmt::Assignment(..) | Stmt::Continue => p.exec.clone()?,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    for &k in shape.exits.iter().filter(|&&k| k != chosen) {
+        count = sub(&count, &consequent(k)?.1);
+    }
+    if shape.conditional {
+        let b = &prog.stmts[shape.b];
+        count = sub(&count, &sub(&b.exec.clone()?, &b.consequent.clone()?));
+    }
+    if count
+        .iter()
+        .any(|&(_, q)| q == probe || q >= prog.probes.len())
+    {
+        return None;
+    }
+    let _ = shape.a;
+    Some(DerivedExit {
+        probe,
+        count,
+        watched_by_predictor: prog.stmts[chosen].data_dependent,
     })
 }
 

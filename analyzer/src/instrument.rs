@@ -12,7 +12,7 @@
 //! `CONTINUE` after the terminal, so the terminal keeps running once per iteration.
 
 use crate::analysis::{Probe, Program};
-use crate::induction::{Exit, InductionLoop, Step};
+use crate::induction::{DerivedExit, Exit, InductionLoop, Step};
 use crate::symbols::UnitKind;
 use crate::syntax::Stmt;
 use std::collections::{HashMap, HashSet};
@@ -385,6 +385,33 @@ pub struct Instrumented {
     /// The counter slot (0-based) raised when an induction loop's step was zero at run
     /// time: its counts are then wrong, and the copy must run without induction counting.
     pub zero_step_flag: Option<usize>,
+    /// Exits the copy does not count: fill them in with [`Instrumented::fill_derived`].
+    pub derived_exits: Vec<DerivedExit>,
+}
+
+impl Instrumented {
+    /// Put the counts of the exits the copy derives into their slots of `counters` (read from
+    /// its run); `None` if one comes out negative (the counts are inconsistent).
+    pub fn fill_derived(&self, counters: &mut [u64]) -> Option<()> {
+        let mut pending: Vec<&DerivedExit> = self.derived_exits.iter().collect();
+        // A count may use another derived exit's (nested loops): fill in dependency order.
+        while !pending.is_empty() {
+            let (now, later): (Vec<&DerivedExit>, Vec<&DerivedExit>) =
+                pending.iter().partition(|d| {
+                    d.count
+                        .iter()
+                        .all(|&(_, q)| pending.iter().all(|o| o.probe != q))
+                });
+            if now.is_empty() {
+                return None;
+            }
+            for d in now {
+                counters[d.probe] = crate::stats::eval(&d.count, counters)?;
+            }
+            pending = later;
+        }
+        Some(())
+    }
 }
 
 /// Counter slots per IF on array data (rule 15): the IF's taken count at its previous
@@ -488,7 +515,8 @@ pub fn instrument_counters(
         Vec::new()
     };
     let loops: Vec<&InductionLoop> = if induction {
-        prog.induction
+        prog.loops
+            .induction
             .iter()
             .filter(|l| !(simulate_branches && l.watched_by_predictor))
             .collect()
@@ -516,9 +544,20 @@ pub fn instrument_counters(
         }
     }
     let dump = format!("CALL {}", names.dump);
-    let by_induction: HashSet<usize> = loops.iter().map(|l| l.probe).collect();
+    let derived_exits: Vec<DerivedExit> = prog
+        .loops
+        .derived_exits
+        .iter()
+        .filter(|d| !(simulate_branches && d.watched_by_predictor))
+        .cloned()
+        .collect();
+    let not_incremented: HashSet<usize> = loops
+        .iter()
+        .map(|l| l.probe)
+        .chain(derived_exits.iter().map(|d| d.probe))
+        .collect();
     for (k, p) in prog.probes.iter().enumerate() {
-        if prog.derived_probes.contains(&k) || by_induction.contains(&k) {
+        if prog.derived_probes.contains(&k) || not_incremented.contains(&k) {
             continue;
         }
         match *p {
@@ -620,5 +659,6 @@ pub fn instrument_counters(
         support,
         counters: n,
         zero_step_flag,
+        derived_exits,
     }
 }

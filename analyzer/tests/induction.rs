@@ -1,7 +1,8 @@
-//! GO TO loops counted through their induction variable (analyzer::induction): which loops
-//! qualify, that the copy counts them once per entry, and that a step found zero at run time
-//! raises the flag that makes the analyzer count without induction. That the counts are
-//! right is `gcov_equality`'s job (the fixture is one of its programs).
+//! GO TO loops counted through their induction variable, and loop exits derived from the
+//! other counters (analyzer::induction): which loops qualify, that the copy counts them once
+//! per entry, and that a step found zero at run time raises the flag that makes the analyzer
+//! count without induction. That the counts are right is `gcov_equality`'s job (the fixture
+//! is one of its programs).
 
 use analyzer::induction::{Exit, Step};
 use analyzer::{dynamic, instrument, AnalyzeOptions, RunSpec};
@@ -23,6 +24,7 @@ fn qualifying_loops_are_found_and_others_are_not() {
         prog.statement(k).label
     };
     let found: Vec<(Option<u32>, &str, &Step, bool)> = prog
+        .loops
         .induction
         .iter()
         .map(|l| (head_label(l), l.var.as_str(), &l.step, l.counts_head))
@@ -45,15 +47,36 @@ fn qualifying_loops_are_found_and_others_are_not() {
     );
     // The insertion sort leaves at both IFs before the step; the mandel-like loop before the
     // step and by falling through its back edge after it.
-    let shell = &prog.induction[1];
+    let shell = &prog.loops.induction[1];
     assert_eq!(shell.exits.len(), 2);
     assert!(shell
         .exits
         .iter()
         .all(|&(e, after)| matches!(e, Exit::Consequent(_)) && !after));
-    let mandel = &prog.induction[2];
+    let mandel = &prog.loops.induction[2];
     assert!(matches!(mandel.exits[0], (Exit::Consequent(_), false)));
     assert!(matches!(mandel.exits[1], (Exit::FallThrough(_), true)));
+    // Of the loops counted per iteration, the shell sort pass (85) and loop 140 have one
+    // exit each whose count is derived: the one on KEY data in 85, 140's only exit.
+    let exit_line = |probe: usize| match prog.probes[probe] {
+        analyzer::analysis::Probe::Consequent(s) => prog.statement(s).text.clone(),
+        p => panic!("a derived exit is a consequent, not {p:?}"),
+    };
+    let derived: Vec<(String, bool)> = prog
+        .loops
+        .derived_exits
+        .iter()
+        .map(|d| (exit_line(d.probe), d.watched_by_predictor))
+        .collect();
+    assert_eq!(derived.len(), 2, "{derived:?}");
+    assert!(
+        derived[0].0.contains("KEY(J-H).LE.M") && derived[0].1,
+        "{derived:?}"
+    );
+    assert!(
+        derived[1].0.contains("K.GT.40") && !derived[1].1,
+        "{derived:?}"
+    );
 }
 
 #[test]
@@ -64,7 +87,7 @@ fn copy_counts_once_per_entry_and_flags_a_zero_step() {
     let inst = instrument::instrument_counters(&prog, 72, false, true);
     let text: String = inst.files.iter().map(|(_, t)| t.as_str()).collect();
     // No per-iteration increment of the loops' probes is left: each is added to at exits.
-    for l in &prog.induction {
+    for l in &prog.loops.induction {
         let c = format!("{}({})", inst.names.counters, l.probe + 1);
         let increments = text.matches(&format!("{c}={c}+1\n")).count();
         assert_eq!(increments, 0, "probe {} still incremented", l.probe);
