@@ -419,7 +419,7 @@ fn ends_block(s: &Stmt, text: &str) -> bool {
     }
 }
 
-fn io_may_jump(text: &str) -> bool {
+pub(crate) fn io_may_jump(text: &str) -> bool {
     text.contains("ERR=") || text.contains("END=") || text.contains("EOR=")
 }
 

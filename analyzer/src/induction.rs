@@ -18,11 +18,11 @@
 //! integer scalar the loop does not assign. A step that is zero at run time makes the counts
 //! wrong: the copy then raises a flag, and the analyzer runs a copy without this reasoning.
 
-use crate::analysis::{sub, Mult, Probe, Program};
+use crate::analysis::{io_may_jump, sub, Mult, Probe, Program};
 use crate::syntax::{BOp, SExpr, Stmt};
 use model::expr::{ArithOp, Expr, Type};
 use model::Param;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The amount an induction variable moves per iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,10 +132,7 @@ pub fn find(prog: &Program) -> Loops {
             match &st.stmt {
                 // An unparsed statement may jump anywhere.
                 None => true,
-                Some(Stmt::Io(..)) => {
-                    let t = &prog.statement(k).text;
-                    t.contains("ERR=") || t.contains("END=") || t.contains("EOR=")
-                }
+                Some(Stmt::Io(..)) => io_may_jump(&prog.statement(k).text),
                 Some(Stmt::NoCost("EQUIVALENCE")) | Some(Stmt::Entry(..)) => true,
                 Some(Stmt::AssignLabel(..)) | Some(Stmt::AssignedGoto(..)) => true,
                 _ => false,
@@ -144,9 +141,13 @@ pub fn find(prog: &Program) -> Loops {
         if unsafe_unit {
             continue;
         }
-        // Label -> statements that may jump to it.
-        let mut jumpers: std::collections::HashMap<u32, Vec<usize>> = Default::default();
+        // Label -> statements that may jump to it, and label -> its statement.
+        let mut jumpers: HashMap<u32, Vec<usize>> = HashMap::new();
+        let mut label_at: HashMap<u32, usize> = HashMap::new();
         for k in range.clone() {
+            if let Some(l) = prog.statement(k).label {
+                label_at.insert(l, k);
+            }
             if let Some(s) = &prog.stmts[k].stmt {
                 let mut t = HashSet::new();
                 crate::analysis::jump_targets(s, &mut t);
@@ -164,16 +165,13 @@ pub fn find(prog: &Program) -> Loops {
                 },
                 _ => continue,
             };
-            let Some(a) = range
-                .clone()
-                .find(|&k| prog.statement(k).label == Some(label))
-            else {
+            let Some(&a) = label_at.get(&label) else {
                 continue;
             };
             if a > b || jumpers.get(&label).map(Vec::as_slice) != Some(&[b][..]) {
                 continue;
             }
-            let Some(shape) = shape_of(prog, u, a, b, conditional, &jumpers) else {
+            let Some(shape) = shape_of(prog, u, a, b, conditional, &jumpers, &label_at) else {
                 continue;
             };
             match induction_of(prog, &shape) {
@@ -209,7 +207,8 @@ fn shape_of(
     a: usize,
     b: usize,
     conditional: bool,
-    jumpers: &std::collections::HashMap<u32, Vec<usize>>,
+    jumpers: &HashMap<u32, Vec<usize>>,
+    label_at: &HashMap<u32, usize>,
 ) -> Option<Shape> {
     let unit = &prog.units[u];
     // Entered by falling in from the previous executable statement.
@@ -231,7 +230,7 @@ fn shape_of(
     {
         return None;
     }
-    let inside = |l: u32| (a..=b).any(|k| prog.statement(k).label == Some(l));
+    let inside = |l: u32| label_at.get(&l).is_some_and(|k| (a..=b).contains(k));
     let mut step_at: Option<(usize, String, Step)> = None;
     let mut assigned: HashSet<String> = HashSet::new();
     let mut exits = Vec::new();
@@ -328,19 +327,14 @@ fn induction_of(prog: &Program, shape: &Shape) -> Option<InductionLoop> {
         return None;
     }
     // The per-iteration counter.
-    let real = |p: usize| !prog.derived_probes.contains(&p);
-    let head = prog.stmts[a]
-        .block
-        .filter(|&p| prog.probes.get(p) == Some(&Probe::Before(a)) && real(p));
+    let head = prog.stmts[a].block.filter(|&p| {
+        prog.probes.get(p) == Some(&Probe::Before(a)) && !prog.derived_probes.contains(&p)
+    });
     let (probe, counts_head, watched) = if conditional {
         if head.is_some() {
             return None;
         }
-        let q = prog
-            .probes
-            .iter()
-            .position(|p| *p == Probe::Consequent(b))
-            .filter(|&q| real(q))?;
+        let q = counted_probe(prog, Probe::Consequent(b))?;
         (q, false, prog.stmts[b].data_dependent)
     } else {
         (head?, true, false)
@@ -360,11 +354,7 @@ fn induction_of(prog: &Program, shape: &Shape) -> Option<InductionLoop> {
 /// One exit of the loop derived from the entries and the other exits.
 fn derived_exit_of(prog: &Program, shape: &Shape) -> Option<DerivedExit> {
     let consequent = |k: usize| -> Option<(usize, Mult)> {
-        let probe = prog
-            .probes
-            .iter()
-            .position(|p| *p == Probe::Consequent(k))
-            .filter(|q| !prog.derived_probes.contains(q))?;
+        let probe = counted_probe(prog, Probe::Consequent(k))?;
         Some((probe, prog.stmts[k].consequent.clone()?))
     };
     let chosen = *shape
@@ -401,12 +391,19 @@ fn derived_exit_of(prog: &Program, shape: &Shape) -> Option<DerivedExit> {
     {
         return None;
     }
-    let _ = shape.a;
     Some(DerivedExit {
         probe,
         count,
         watched_by_predictor: prog.stmts[chosen].data_dependent,
     })
+}
+
+/// The index of probe `p` if the copy counts it (not derived from call sites).
+fn counted_probe(prog: &Program, p: Probe) -> Option<usize> {
+    prog.probes
+        .iter()
+        .position(|q| *q == p)
+        .filter(|k| !prog.derived_probes.contains(k))
 }
 
 fn strip(e: &SExpr) -> &SExpr {

@@ -501,7 +501,7 @@ fn predictor_declaration(names: &Names) -> String {
 /// Write the counted copy of a program: one counter per probe, dumped at every STOP and at
 /// the END of the main program; with `simulate_branches`, also the simulated predictor of
 /// rule 15 for every IF on array data (six more statements per evaluation of such an IF);
-/// with `induction`, the loops of [`Program::induction`] counted at their exits.
+/// with `induction`, the induction loops of [`Program::loops`] counted at their exits.
 pub fn instrument_counters(
     prog: &Program,
     line_length: usize,
@@ -571,14 +571,14 @@ pub fn instrument_counters(
         }
     }
     let mut saved_in_unit: HashMap<usize, Vec<String>> = HashMap::new();
+    let flag = format!(
+        "{}({})",
+        names.counters,
+        zero_step_flag.map_or(0, |f| f + 1)
+    );
     for (j, l) in loops.iter().enumerate() {
         let saved = format!("{}{}", names.induction, j + 1);
         saved_in_unit.entry(l.unit).or_default().push(saved.clone());
-        let flag = format!(
-            "{}({})",
-            names.counters,
-            zero_step_flag.map_or(0, |f| f + 1)
-        );
         rw.insert_after(l.entered_after, &l.entry_statements(&saved, &flag));
         for &(exit, after_step) in &l.exits {
             let add = add_to_counter(&names, l.probe, &l.exit_amount(&saved, after_step));

@@ -263,6 +263,38 @@ pub fn split(path: &str, file: usize, text: &str, line_length: usize) -> SourceF
     }
 }
 
+/// A copy of fixed-form `text` with the integer values of named constants replaced where a
+/// PARAMETER statement sets them (`NAME = digits`): the samples' repeat counts made small for
+/// quick runs (tests, instruction counts under valgrind) without editing the originals.
+pub fn set_parameters(text: &str, values: &[(&str, &str)]) -> String {
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if is_comment(l) || !l.contains("PARAMETER") {
+                return l.to_string();
+            }
+            let mut out = l.to_string();
+            for (name, value) in values {
+                let Some(at) = out.find(&format!("{name} = ")) else {
+                    continue;
+                };
+                let start = at + name.len() + 3;
+                let end = out[start..]
+                    .find(|c: char| !c.is_ascii_digit())
+                    .map_or(out.len(), |k| start + k);
+                if end > start {
+                    out.replace_range(start..end, value);
+                }
+            }
+            out
+        })
+        .collect();
+    lines.join("\n") + "\n"
+}
+
+/// The samples' repeat constants at the values of quick runs.
+pub const QUICK_REPEATS: [(&str, &str); 3] = [("NREP", "3"), ("MULT", "1"), ("NWORK", "20000")];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,35 +336,3 @@ mod tests {
         assert_eq!(f.statements[0].text, "X=1+2");
     }
 }
-
-/// A copy of fixed-form `text` with the integer values of named constants replaced where a
-/// PARAMETER statement sets them (`NAME = digits`): the samples' repeat counts made small for
-/// quick runs (tests, instruction counts under valgrind) without editing the originals.
-pub fn set_parameters(text: &str, values: &[(&str, &str)]) -> String {
-    let lines: Vec<String> = text
-        .lines()
-        .map(|l| {
-            if is_comment(l) || !l.contains("PARAMETER") {
-                return l.to_string();
-            }
-            let mut out = l.to_string();
-            for (name, value) in values {
-                let Some(at) = out.find(&format!("{name} = ")) else {
-                    continue;
-                };
-                let start = at + name.len() + 3;
-                let end = out[start..]
-                    .find(|c: char| !c.is_ascii_digit())
-                    .map_or(out.len(), |k| start + k);
-                if end > start {
-                    out.replace_range(start..end, value);
-                }
-            }
-            out
-        })
-        .collect();
-    lines.join("\n") + "\n"
-}
-
-/// The samples' repeat constants at the values of quick runs.
-pub const QUICK_REPEATS: [(&str, &str); 3] = [("NREP", "3"), ("MULT", "1"), ("NWORK", "20000")];
