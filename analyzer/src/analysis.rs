@@ -1149,6 +1149,40 @@ fn derive_unit_entries(prog: &mut Program) {
     prog.derived_probes = resolved.into_keys().collect();
 }
 
+/// Every reference of a statement to a subroutine or function of the program: (statement,
+/// unit index, references per execution, executions). A reference under a logical operator
+/// (which may skip it) is left out. The predictor charges a loop its callees' work (rule 14).
+pub fn unit_references(prog: &Program) -> Vec<(usize, usize, usize, Mult)> {
+    let mut out = Vec::new();
+    for (k, st) in prog.stmts.iter().enumerate() {
+        let Some(s) = &st.stmt else { continue };
+        let mut names = HashSet::new();
+        stmt_names(s, &mut names);
+        for (u, unit) in prog.units.iter().enumerate() {
+            if !matches!(unit.kind, UnitKind::Subroutine | UnitKind::Function)
+                || !names.contains(&unit.name)
+                || u == st.unit
+                || prog.units[st.unit].local_names.contains(&unit.name)
+            {
+                continue;
+            }
+            let (outer, inner) = match s {
+                Stmt::LogicalIf(c, inner, _) => (Stmt::BlockIf(c.clone()), Some(inner.as_ref())),
+                other => (other.clone(), None),
+            };
+            for (stmt, mult) in [(Some(&outer), &st.exec), (inner, &st.consequent)] {
+                let (Some(stmt), Some(m)) = (stmt, mult) else {
+                    continue;
+                };
+                if let Some(n) = references(stmt, &unit.name).filter(|&n| n > 0) {
+                    out.push((k, u, n, m.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// How often unit `name` is entered: the sum of the counts of the statements calling or
 /// referencing it (`sites`: the statements that name it); `None` when some reference cannot
 /// be counted so (or there is none).

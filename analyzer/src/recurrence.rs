@@ -62,13 +62,80 @@ const PREVIOUS: &str = "#prev";
 /// written): continues a chain only when written earlier in the iteration; never an origin.
 const CURRENT: &str = "#cur";
 
+/// One step of an iteration, in execution order, as the chain finder sees it: an assignment,
+/// or the edges of a block IF whose branches are alternatives (only one runs per iteration, so
+/// a chain through one branch does not continue through the next: smith's ACCUM adds or
+/// subtracts, never both).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    Assign(Expr, Expr),
+    /// IF (...) THEN: the branches start from the state here.
+    Open,
+    /// ELSE IF / ELSE: the previous branch ends, the next starts from the state at `Open`.
+    Next,
+    /// END IF: each chain continues from the longest of the branches (or none taken).
+    Close,
+}
+
+/// Chains per scalar: origin -> latency counts of the longest chain from it.
+type Chains = HashMap<String, HashMap<String, OpCounts>>;
+
+/// Keep, per scalar and origin, the longer of two chains.
+fn merge_longest(into: &mut Chains, other: &Chains) {
+    for (var, m) in other {
+        let slot = into.entry(var.clone()).or_default();
+        for (origin, c) in m {
+            let keep = slot
+                .get(origin)
+                .is_none_or(|old| old.total_characterized() < c.total_characterized());
+            if keep {
+                slot.insert(origin.clone(), c.clone());
+            }
+        }
+    }
+}
+
 /// The recurrences of a straight run of assignments (in execution order, wrapping around).
-/// For every scalar, the chains from each loop-entry value (origin) to its current value are
-/// tracked, keeping the longest (most latency operations) per origin. Array elements take
-/// part as the scalars `CarriedElements::rewrite` makes of them.
 pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<OpCounts> {
-    let mut chains: HashMap<String, HashMap<String, OpCounts>> = HashMap::new();
-    for (target, value) in assignments {
+    let steps: Vec<Step> = assignments
+        .iter()
+        .map(|(t, v)| Step::Assign(t.clone(), v.clone()))
+        .collect();
+    recurrences_of(&steps)
+}
+
+/// The recurrences of one iteration's steps (wrapping around). For every scalar, the chains
+/// from each loop-entry value (origin) to its current value are tracked, keeping the longest
+/// (most latency operations) per origin; a block IF's branches each start from the state
+/// before it and the longest chain of any branch goes on. Array elements take part as the
+/// scalars `CarriedElements::rewrite` makes of them.
+pub fn recurrences_of(steps: &[Step]) -> Vec<OpCounts> {
+    let mut chains: Chains = HashMap::new();
+    // Per open block IF: the state before it, and the merged end states of finished branches.
+    let mut open: Vec<(Chains, Chains)> = Vec::new();
+    for step in steps {
+        let (target, value) = match step {
+            Step::Assign(t, v) => (t, v),
+            Step::Open => {
+                open.push((chains.clone(), HashMap::new()));
+                continue;
+            }
+            Step::Next => {
+                if let Some((before, ended)) = open.last_mut() {
+                    merge_longest(ended, &chains);
+                    chains = before.clone();
+                }
+                continue;
+            }
+            Step::Close => {
+                if let Some((before, mut ended)) = open.pop() {
+                    merge_longest(&mut ended, &chains);
+                    merge_longest(&mut ended, &before);
+                    chains = ended;
+                }
+                continue;
+            }
+        };
         // Scalars and fixed elements; stores through variable subscripts are not tracked.
         let key = match target.unparen() {
             Expr::Variable(t) => t.name.clone(),
@@ -325,17 +392,30 @@ fn assigned_names(
     out
 }
 
-/// The assignments one iteration of statements `first..=last` makes, in order, with those of
-/// the subroutines it calls inlined when a callee runs straight through (no loops, jumps or
-/// calls of its own): whetstone's P3 and P0 carry their chains from one call to the next
-/// through their dummy arguments and COMMON. The second value is false when a call could not
-/// be inlined (it may change anything).
-fn iteration_assignments(prog: &Program, first: usize, last: usize) -> (Vec<(Expr, Expr)>, bool) {
+/// A block IF's edge as a chain-finder step.
+fn branching(s: &Stmt) -> Option<Step> {
+    match s {
+        Stmt::BlockIf(_) => Some(Step::Open),
+        Stmt::ElseIf(_) | Stmt::Else => Some(Step::Next),
+        Stmt::EndIf => Some(Step::Close),
+        _ => None,
+    }
+}
+
+/// The steps one iteration of statements `first..=last` makes, in order, with those of the
+/// subroutines it calls inlined when a callee runs straight through (no loops, jumps or calls
+/// of its own; block IFs are fine): whetstone's P3 and P0 carry their chains from one call to
+/// the next through their dummy arguments and COMMON. The second value is false when a call
+/// could not be inlined (it may change anything).
+fn iteration_steps(prog: &Program, first: usize, last: usize) -> (Vec<Step>, bool) {
     let mut body = Vec::new();
     let mut complete = true;
     for st in &prog.stmts[first..=last] {
-        if let Some(a) = &st.assignment {
-            body.push(a.clone());
+        if let Some(b) = st.stmt.as_ref().and_then(branching) {
+            body.push(b);
+        }
+        if let Some((t, v)) = &st.assignment {
+            body.push(Step::Assign(t.clone(), v.clone()));
         }
         if let Some((name, actuals)) = &st.call {
             match inlined(prog, name, actuals) {
@@ -347,10 +427,10 @@ fn iteration_assignments(prog: &Program, first: usize, last: usize) -> (Vec<(Exp
     (body, complete)
 }
 
-/// The assignments of subroutine `name` called with `actuals`, in the caller's names: each
-/// dummy becomes its actual argument (a variable or element; anything else a temporary),
-/// each local of the callee a name of its own; COMMON members keep theirs.
-fn inlined(prog: &Program, name: &str, actuals: &[Expr]) -> Option<Vec<(Expr, Expr)>> {
+/// The steps of subroutine `name` called with `actuals`, in the caller's names: each dummy
+/// becomes its actual argument (a variable or element; anything else a temporary), each
+/// local of the callee a name of its own; COMMON members keep theirs.
+fn inlined(prog: &Program, name: &str, actuals: &[Expr]) -> Option<Vec<Step>> {
     let unit = prog.units.iter().find(|u| {
         u.kind == crate::symbols::UnitKind::Subroutine && u.name.eq_ignore_ascii_case(name)
     })?;
@@ -360,6 +440,11 @@ fn inlined(prog: &Program, name: &str, actuals: &[Expr]) -> Option<Vec<(Expr, Ex
     if dummies.len() != actuals.len() {
         return None;
     }
+    let callee = Callee {
+        prefix: format!("{}%", unit.name.to_ascii_uppercase()),
+        dummies,
+        actuals,
+    };
     let mut body = Vec::new();
     for st in &prog.stmts[unit.first..unit.end] {
         let s = st.stmt.as_ref()?;
@@ -378,20 +463,14 @@ fn inlined(prog: &Program, name: &str, actuals: &[Expr]) -> Option<Vec<(Expr, Ex
         if jumps(s) || matches!(s, Stmt::LogicalIf(_, inner, _) if jumps(inner)) {
             return None;
         }
+        if let Some(b) = branching(s) {
+            body.push(b);
+        }
         if let Some((t, v)) = &st.assignment {
-            body.push((t, v));
+            body.push(Step::Assign(callee.rename(t), callee.rename(v)));
         }
     }
-    let callee = Callee {
-        prefix: format!("{}%", unit.name.to_ascii_uppercase()),
-        dummies,
-        actuals,
-    };
-    Some(
-        body.into_iter()
-            .map(|(t, v)| (callee.rename(t), callee.rename(v)))
-            .collect(),
-    )
+    Some(body)
 }
 
 /// A subroutine's names seen from one of its call sites.
@@ -487,21 +566,29 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
     inner
         .into_iter()
         .map(|(unit, first, last, iterations)| {
-            let (mut body, complete) = iteration_assignments(prog, *first, *last);
+            let (mut body, complete) = iteration_steps(prog, *first, *last);
             if complete {
-                let assigned = assigned_names(prog, *first, *last, &body);
-                let carried = CarriedElements::new(&body, assigned, do_index(prog, *first));
-                body = body
+                let assignments: Vec<(Expr, Expr)> = body
                     .iter()
-                    .map(|(t, v)| (carried.rewrite(t, true), carried.rewrite(v, false)))
+                    .filter_map(|s| match s {
+                        Step::Assign(t, v) => Some((t.clone(), v.clone())),
+                        _ => None,
+                    })
                     .collect();
+                let assigned = assigned_names(prog, *first, *last, &assignments);
+                let carried = CarriedElements::new(&assignments, assigned, do_index(prog, *first));
+                for s in &mut body {
+                    if let Step::Assign(t, v) = s {
+                        *s = Step::Assign(carried.rewrite(t, true), carried.rewrite(v, false));
+                    }
+                }
             }
             LoopShape {
                 unit: *unit,
                 first: *first,
                 last: *last,
                 iterations: iterations.clone(),
-                recurrences: recurrences(&body),
+                recurrences: recurrences_of(&body),
             }
         })
         .collect()
@@ -726,6 +813,23 @@ mod tests {
             .find(|l| l.unit == 0)
             .unwrap();
         assert!(caller.recurrences.is_empty(), "{:?}", caller.recurrences);
+    }
+
+    #[test]
+    fn the_branches_of_a_block_if_are_alternatives_not_a_sequence() {
+        // smith's ACCUM: ACC = ACC + W or ACC = ACC - W / 2, never both in one call; the
+        // chain per call is one transfer and one addition, not two of each.
+        let src = "      PROGRAM P\n      REAL S\n      INTEGER I\n      S = 0.0\n      DO 10 I = 1, 100\n         CALL ACC(S, 0.25, I)\n   10 CONTINUE\n      PRINT *, S\n      END\n      SUBROUTINE ACC(T, W, I)\n      REAL T, W\n      INTEGER I\n      IF (MOD(I, 2) .EQ. 1) THEN\n         T = T + W\n      ELSE\n         T = T - W / 2.0\n      END IF\n      END\n";
+        let loops = loops_of(src);
+        let r = &loops[0].recurrences;
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].get(Param::QTRS), 1, "{r:?}");
+        assert_eq!(r[0].get(Param::QARS), 1, "{r:?}");
+        // Without the ELSE both statements run in turn: the chain has both links.
+        let sequential = src.replace("      ELSE\n", "      END IF\n      IF (I .GT. 0) THEN\n");
+        let r = &loops_of(&sequential)[0].recurrences;
+        assert_eq!(r[0].get(Param::QTRS), 2, "{r:?}");
+        assert_eq!(r[0].get(Param::QARS), 2, "{r:?}");
     }
 
     #[test]

@@ -18,6 +18,84 @@ pub fn eval(m: &Mult, counters: &[u64]) -> Option<u64> {
     u64::try_from(v).ok()
 }
 
+/// The work of called units, for a loop's summed cost (rule 14): a loop that calls a
+/// subroutine waits on that subroutine's operations too, so the recurrence bound is weighed
+/// against the caller's operations plus the callees' (smith's CALLS loop, whetstone's P3).
+struct CalleeWork {
+    /// (statement, unit, references per execution, executions) of every call or reference.
+    refs: Vec<(usize, usize, usize, u64)>,
+    /// Per unit: its own operations and those of everything it calls, over one run.
+    inclusive: Vec<OpCounts>,
+    /// Per unit: how often it is entered over one run.
+    entries: Vec<u64>,
+}
+
+impl CalleeWork {
+    fn new(prog: &Program, counters: &[u64]) -> Self {
+        let refs: Vec<(usize, usize, usize, u64)> = crate::analysis::unit_references(prog)
+            .into_iter()
+            .map(|(k, u, n, m)| (k, u, n, eval(&m, counters).unwrap_or(0)))
+            .collect();
+        let mut entries = vec![0u64; prog.units.len()];
+        for &(_, u, n, execs) in &refs {
+            entries[u] += n as u64 * execs;
+        }
+        let own: Vec<OpCounts> = prog
+            .units
+            .iter()
+            .map(|unit| {
+                let mut acc = OpCounts::new();
+                for k in unit.first..unit.end {
+                    acc += &statement_dynamic(prog, k, counters);
+                }
+                acc
+            })
+            .collect();
+        let mut work = CalleeWork {
+            refs,
+            inclusive: Vec::new(),
+            entries,
+        };
+        // Callees before callers; Fortran 77 has no recursion, a cycle anyway stops at depth.
+        let mut inclusive = own.clone();
+        for _ in 0..prog.units.len().min(8) {
+            let mut next = own.clone();
+            for &(k, u, n, execs) in &work.refs {
+                let caller = prog.stmts[k].unit;
+                next[caller] += &work.share(&inclusive[u], n as u64 * execs, u);
+            }
+            inclusive = next;
+        }
+        work.inclusive = inclusive;
+        work
+    }
+
+    /// `counts` (a unit's over the whole run) for `calls` of its `entries[u]` entries.
+    fn share(&self, counts: &OpCounts, calls: u64, u: usize) -> OpCounts {
+        let den = self.entries[u].max(1) as u128;
+        let part = |c: u64| (c as u128 * calls as u128 / den) as u64;
+        OpCounts {
+            params: counts.params.iter().map(|(p, &c)| (*p, part(c))).collect(),
+            uncharacterized: counts
+                .uncharacterized
+                .iter()
+                .map(|(k, &c)| (k.clone(), part(c)))
+                .collect(),
+        }
+    }
+
+    /// The callees' work done for the calls of statements `range`.
+    fn work_of(&self, range: std::ops::RangeInclusive<usize>) -> OpCounts {
+        let mut acc = OpCounts::new();
+        for &(k, u, n, execs) in &self.refs {
+            if range.contains(&k) {
+                acc += &self.share(&self.inclusive[u], n as u64 * execs, u);
+            }
+        }
+        acc
+    }
+}
+
 /// Dynamic counts of statement `s`, with the branch misses of an IF (rule 15).
 pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts {
     let mut c = OpCounts::new();
@@ -173,6 +251,7 @@ pub fn program_stats(
             }
         })
         .collect();
+    let callees = counters.map(|c| CalleeWork::new(prog, c));
     let loops = crate::recurrence::innermost_loops(prog)
         .into_iter()
         .map(|l| {
@@ -187,6 +266,9 @@ pub fn program_stats(
                     let mut acc = OpCounts::new();
                     for k in l.first..=l.last {
                         acc += &statement_dynamic(prog, k, c);
+                    }
+                    if let Some(callees) = &callees {
+                        acc += &callees.work_of(l.first..=l.last);
                     }
                     acc
                 }),

@@ -54,9 +54,11 @@
 //!     DO variable is read one iteration later (`X(K)` stored, `X(K-1)` read, step 1), and
 //!     when an element is read again after its store in the same iteration. A subroutine
 //!     called in the loop that runs straight through counts with its assignments, in the
-//!     caller's names. A loop whose chain of such waits around
-//!     one iteration (its recurrence) is longer than its operations' summed cost runs at the
-//!     recurrence's pace; the predictor charges the difference.
+//!     caller's names. The branches of a block IF are alternatives: a chain goes on from the
+//!     longest of them, not through one after the other. A loop whose chain of such waits
+//!     around one iteration (its recurrence) is longer than its operations' summed cost (the
+//!     loop's own and those of the units it calls, per call) runs at the recurrence's pace;
+//!     the predictor charges the difference.
 //! 15. Branch misses (opcost's refinement): an IF whose condition reads array data costs the
 //!     misses of a global-history predictor (gshare-like) simulated on the outcomes of all such
 //!     IFs during the counting run, at most min(taken, not taken) ([`count_branch_misses`]);

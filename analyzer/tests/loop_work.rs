@@ -1,0 +1,71 @@
+//! Rule 14 through a real run: a loop's summed cost, which the predictor weighs against its
+//! recurrence, includes the work of the subroutines the loop calls (and only of those calls).
+
+use model::Param;
+
+const SOURCE: &str = "      PROGRAM P
+      REAL S
+      INTEGER I
+      S = 0.0
+      DO 10 I = 1, 100
+         CALL ACC(S, 0.5)
+   10 CONTINUE
+      DO 20 I = 1, 50
+         S = S * 0.5
+   20 CONTINUE
+      CALL ACC(S, 1.0)
+      PRINT *, S
+      END
+      SUBROUTINE ACC(T, W)
+      REAL T, W
+      T = T + W * 2.0
+      END
+";
+
+#[test]
+fn a_loop_is_charged_the_work_of_its_calls() {
+    let Ok(compiler) = harness::Compiler::find(None, &["-O0".to_string()]) else {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("calls.f");
+    std::fs::write(&file, SOURCE).unwrap();
+    let a = analyzer::analyze_dynamic(
+        std::slice::from_ref(&file),
+        &analyzer::AnalyzeOptions::default(),
+        &compiler,
+        &analyzer::RunSpec::default(),
+    )
+    .unwrap();
+    let body = |first_line: u32| {
+        let l = a
+            .stats
+            .loops
+            .iter()
+            .find(|l| l.first_line == first_line)
+            .unwrap_or_else(|| panic!("no loop at line {first_line}: {:?}", a.stats.loops));
+        (
+            l.iterations,
+            l.body_counts.clone().unwrap(),
+            l.recurrences.clone(),
+        )
+    };
+    // The calling loop: 100 calls of ACC, whose one statement adds and multiplies; the call
+    // after the loops is not this loop's.
+    let (iterations, counts, recurrences) = body(5);
+    assert_eq!(iterations, Some(100));
+    assert_eq!(counts.get(Param::PROC), 100, "{counts:?}");
+    assert_eq!(counts.get(Param::ARSL), 100, "{counts:?}");
+    assert_eq!(counts.get(Param::MRSL), 100, "{counts:?}");
+    assert_eq!(counts.get(Param::SRSL), 100, "{counts:?}");
+    // The sum waits on itself from call to call: one transfer and one addition.
+    assert_eq!(recurrences.len(), 1, "{recurrences:?}");
+    assert_eq!(recurrences[0].get(Param::QTRS), 1);
+    assert_eq!(recurrences[0].get(Param::QARS), 1);
+    // A loop without calls keeps its own operations only.
+    let (iterations, counts, _) = body(8);
+    assert_eq!(iterations, Some(50));
+    assert_eq!(counts.get(Param::MRSL), 50, "{counts:?}");
+    assert_eq!(counts.get(Param::ARSL), 0, "{counts:?}");
+}
