@@ -136,6 +136,8 @@ fn validate_reports_real_against_predicted() {
         .arg(&svg)
         .arg("--json")
         .arg(&json)
+        .arg("--cache-dir")
+        .arg(quick_machine().parent().unwrap().join("cache"))
         .assert()
         .success()
         .get_output()
@@ -144,11 +146,23 @@ fn validate_reports_real_against_predicted() {
     let text = String::from_utf8_lossy(&out);
     assert!(text.contains("Within 5 %"), "{text}");
     let mut r = csv::Reader::from_path(&csv).unwrap();
+    assert_eq!(r.headers().unwrap().get(11), Some("host_speed"));
     let rec = r.records().next().unwrap().unwrap();
     assert_eq!(&rec[0], "tiny");
     let real: f64 = rec[1].parse().unwrap();
     let predicted: f64 = rec[5].parse().unwrap();
     assert!(real > 0.0 && predicted > 0.0);
+    // The host probe re-ran the characterization's tests: a speed ratio, and the error of the
+    // prediction scaled by it.
+    assert!(text.contains("Host speed:"), "{text}");
+    let speed: f64 = rec[11].parse().unwrap();
+    assert!((0.2..5.0).contains(&speed), "host speed {speed}");
+    let adjusted: f64 = rec[12].parse().unwrap();
+    let expected = 100.0 * (predicted * speed - real) / real;
+    assert!(
+        (adjusted - expected).abs() < 0.1,
+        "{adjusted} vs {expected}"
+    );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["summary"]["programs"], 1);
     assert_eq!(v["programs"][0]["runs"], 2);

@@ -399,6 +399,79 @@ fn body_times(result: &Characterization, built: &[Experiment]) -> BTreeMap<Strin
     out
 }
 
+/// How fast the host runs the characterization's own tests now, against when `machine` was
+/// characterized: every experiment it recorded is run again for one observation of `tmax_s`
+/// (from the recorded loop count) and its time per pass divided by the recorded mean. On a
+/// shared host the same test's speed wanders by 10-30 % over an hour (README, "Benchmarks"),
+/// so `opcost validate` probes this between its rounds to tell the model's error from the
+/// host's drift.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostSpeed {
+    /// Median over the experiments of (time per pass now) / (recorded time per pass).
+    pub ratio: f64,
+    /// Each experiment's ratio.
+    pub ratios: Vec<(String, f64)>,
+}
+
+/// Probe the host's speed against `machine` (see [`HostSpeed`]), with `compiler` (the
+/// characterization's compiler and flags). Generated tests live in `cache_dir` as for
+/// [`run`]; a build left by the characterization is reused.
+pub fn host_speed(
+    compiler: &Compiler,
+    machine: &Characterization,
+    tmax_s: f64,
+    cache_dir: &Path,
+    cancel: &AtomicBool,
+) -> Result<HostSpeed, CharacterizeError> {
+    let opts = Options {
+        tmax_s,
+        repeat: 1,
+        rounds: 1,
+        cache_dir: cache_dir.to_path_buf(),
+        ..Options::standard()
+    };
+    let (exps, groups) = plan(None);
+    let built = build(compiler, &opts, exps, &groups)?;
+    let limit = Duration::from_secs_f64(10.0 + 200.0 * tmax_s);
+    let mut ratios = Vec::new();
+    for (i, e) in built.experiments.iter().enumerate() {
+        let Some(old) = machine.experiment(&e.name) else {
+            continue;
+        };
+        let before = stats::summarize(&pass_times(machine, old), Statistic::Mean).value;
+        if before.is_nan() || before <= 0.0 || old.iterations == 0 {
+            continue;
+        }
+        let params = params_of(e, &groups);
+        let out = match run_one(&built, i + 1, &opts, (1, old.iterations), cancel, limit) {
+            Err(RunError::Cancelled { .. }) => {
+                return Err(CharacterizeError::Interrupted {
+                    done: ratios.len(),
+                    total: built.experiments.len(),
+                })
+            }
+            Err(source) => {
+                return Err(CharacterizeError::Run {
+                    experiment: e.name.clone(),
+                    params,
+                    error: source,
+                })
+            }
+            Ok(o) => o,
+        };
+        let now = parse_observations(e, &params, &out)?;
+        let after = stats::summarize(&pass_times(machine, &now), Statistic::Mean).value;
+        if after > 0.0 {
+            ratios.push((e.name.clone(), after / before));
+        }
+    }
+    let values: Vec<f64> = ratios.iter().map(|r| r.1).collect();
+    Ok(HostSpeed {
+        ratio: stats::median(&values),
+        ratios,
+    })
+}
+
 /// Recompute every parameter whose experiments are all recorded (seed 004 section 4.5).
 pub fn solve_parameters(result: &mut Characterization) -> Result<(), CharacterizeError> {
     let (exps, groups) = experiments::catalogue();

@@ -41,6 +41,8 @@ pub enum ValidateError {
         status: String,
         stderr: String,
     },
+    #[error("host speed probe: {0}")]
+    HostProbe(#[from] characterizer::CharacterizeError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
@@ -93,6 +95,14 @@ pub struct ProgramValidation {
     /// Directive regions, timed from a line profile of the same build (when it has them).
     #[serde(default)]
     pub regions: Vec<PartComparison>,
+    /// The host's speed during the timed runs against the characterization's (its own tests'
+    /// time now over then, [`characterizer::HostSpeed`]), when it was probed.
+    #[serde(default)]
+    pub host_speed: Option<f64>,
+    /// The error of the prediction scaled by `host_speed`: what is left when the host's drift
+    /// since the characterization is taken out.
+    #[serde(default)]
+    pub host_adjusted_error_percent: Option<f64>,
     #[serde(skip)]
     pub prediction: Option<Prediction>,
 }
@@ -111,17 +121,43 @@ pub struct ValidationSummary {
 }
 
 pub fn summarize(rows: &[ProgramValidation]) -> ValidationSummary {
-    let n = rows.len().max(1) as f64;
-    let within = |lim: f64| rows.iter().filter(|r| r.error_percent.abs() <= lim).count();
+    let errors: Vec<f64> = rows.iter().map(|r| r.error_percent).collect();
+    summarize_errors(&errors)
+}
+
+/// The summary of the host-adjusted errors, when every row has one.
+pub fn summarize_host_adjusted(rows: &[ProgramValidation]) -> Option<ValidationSummary> {
+    let errors: Option<Vec<f64>> = rows.iter().map(|r| r.host_adjusted_error_percent).collect();
+    errors
+        .filter(|e| !e.is_empty())
+        .map(|e| summarize_errors(&e))
+}
+
+fn summarize_errors(errors: &[f64]) -> ValidationSummary {
+    let n = errors.len().max(1) as f64;
+    let within = |lim: f64| errors.iter().filter(|e| e.abs() <= lim).count();
     ValidationSummary {
-        programs: rows.len(),
+        programs: errors.len(),
         within_5: within(5.0),
         within_10: within(10.0),
         within_15: within(15.0),
         within_20: within(20.0),
-        mean_error_percent: rows.iter().map(|r| r.error_percent).sum::<f64>() / n,
-        mean_abs_error_percent: rows.iter().map(|r| r.error_percent.abs()).sum::<f64>() / n,
-        rms_error_percent: (rows.iter().map(|r| r.error_percent.powi(2)).sum::<f64>() / n).sqrt(),
+        mean_error_percent: errors.iter().sum::<f64>() / n,
+        mean_abs_error_percent: errors.iter().map(|e| e.abs()).sum::<f64>() / n,
+        rms_error_percent: (errors.iter().map(|e| e.powi(2)).sum::<f64>() / n).sqrt(),
+    }
+}
+
+/// Record the host's speed during the runs (time now over time at characterization) on a
+/// system's rows, with each prediction's error once scaled by it.
+pub fn apply_host_speed(rows: &mut [ProgramValidation], ratio: f64) {
+    if !(ratio.is_finite() && ratio > 0.0) {
+        return;
+    }
+    for r in rows {
+        r.host_speed = Some(ratio);
+        r.host_adjusted_error_percent =
+            Some(100.0 * (r.predicted_s * ratio - r.cpu_median_s) / r.cpu_median_s);
     }
 }
 
@@ -422,9 +458,11 @@ pub fn time_in_rounds(
     runs: usize,
     limit: Duration,
     mut on_run: impl FnMut(&str),
+    mut each_round: impl FnMut(usize) -> Result<(), ValidateError>,
 ) -> Result<Vec<RunTimes>, ValidateError> {
     let mut times = vec![(Vec::new(), Vec::new()); programs.len()];
-    for _ in 0..runs.max(1) {
+    for round in 0..runs.max(1) {
+        each_round(round)?;
         for (p, t) in programs.iter().zip(times.iter_mut()) {
             let (cpu, wall) = time_runs(&p.exe, 1, limit, &p.name)?;
             t.0.extend(cpu);
@@ -454,6 +492,8 @@ pub fn finish_program(p: PreparedProgram, cpu: &[f64], wall: &[f64]) -> ProgramV
         uncharacterized_fraction: p.prediction.total.uncharacterized_fraction,
         units: p.units,
         regions: p.regions,
+        host_speed: None,
+        host_adjusted_error_percent: None,
         prediction: Some(p.prediction),
     }
 }
@@ -473,6 +513,8 @@ pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> 
         "error_percent",
         "uncharacterized_fraction",
         "runs",
+        "host_speed",
+        "host_adjusted_error_percent",
     ])?;
     for r in rows {
         w.write_record([
@@ -487,6 +529,10 @@ pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> 
             format!("{:.2}", r.error_percent),
             format!("{:.5}", r.uncharacterized_fraction),
             r.runs.to_string(),
+            r.host_speed.map(|h| format!("{h:.4}")).unwrap_or_default(),
+            r.host_adjusted_error_percent
+                .map(|e| format!("{e:.2}"))
+                .unwrap_or_default(),
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;
@@ -528,6 +574,8 @@ mod tests {
             uncharacterized_fraction: 0.0,
             units: vec![],
             regions: vec![],
+            host_speed: None,
+            host_adjusted_error_percent: None,
             prediction: None,
         }
     }
@@ -591,5 +639,24 @@ mod tests {
         let csv = validation_csv(&[row(5.0)]).unwrap();
         let back = read_validation_csv(&csv).unwrap();
         assert_eq!(back, vec![("p".to_string(), 1.0)]);
+    }
+
+    #[test]
+    fn host_speed_scales_the_prediction_and_keeps_the_error() {
+        // Predicted 1.2 s against 1.0 s real: +20 %; a host running 10 % slow makes the scaled
+        // prediction 1.32 s (+32 %), one running 20 % fast 0.96 s (-4 %).
+        let mut rows = vec![row(20.0)];
+        apply_host_speed(&mut rows, 1.1);
+        assert!((rows[0].error_percent - 20.0).abs() < 1e-9);
+        assert!((rows[0].host_adjusted_error_percent.unwrap() - 32.0).abs() < 1e-9);
+        apply_host_speed(&mut rows, 0.8);
+        assert!((rows[0].host_adjusted_error_percent.unwrap() + 4.0).abs() < 1e-9);
+        let s = summarize_host_adjusted(&rows).unwrap();
+        assert_eq!((s.within_5, s.programs), (1, 1));
+        // A missing or nonsensical ratio changes nothing.
+        let mut fresh = vec![row(20.0)];
+        apply_host_speed(&mut fresh, f64::NAN);
+        assert_eq!(fresh[0].host_adjusted_error_percent, None);
+        assert!(summarize_host_adjusted(&fresh).is_none());
     }
 }

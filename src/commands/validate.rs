@@ -3,8 +3,9 @@
 use anyhow::{bail, Result};
 use predictor::predict::PartPrediction;
 use predictor::validate::{
-    finish_program, prepare_program, summarize, time_in_rounds, validation_csv, PartComparison,
-    ProgramValidation, ValidateOptions,
+    apply_host_speed, finish_program, prepare_program, summarize, summarize_host_adjusted,
+    time_in_rounds, validation_csv, PartComparison, ProgramValidation, ValidateError,
+    ValidateOptions,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -18,7 +19,14 @@ use std::time::Duration;
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
 and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
 of a shared machine touches them all) and compare with each one's median CPU time. Writes
-results/validation-<machine file>.csv and .svg (predicted vs real, log-log).")]
+results/validation-<machine file>.csv and .svg (predicted vs real, log-log).
+
+Before each round the characterization's own tests run again, one short observation each, and
+their time now over their recorded time gives the host's speed against the day it was
+characterized (median over the tests). The errors stay those of the predictions as they are;
+beside them, the error once the prediction is scaled by that speed tells the model's share of
+an error from the host's drift (a shared machine's speed wanders by 10-30 % over an hour).
+--no-host-probe skips this (about 5 s a round per system).")]
 pub struct Args {
     /// Characterization of the machine; repeat it to validate several systems, whose runs are
     /// then made in the same rounds (for `opcost compare`)
@@ -45,6 +53,12 @@ pub struct Args {
     /// Full results as JSON ("-" for stdout)
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
+    /// Do not re-run the characterization's tests between rounds to measure the host's drift
+    #[arg(long)]
+    no_host_probe: bool,
+    /// Where the characterization's generated tests are built (as for `characterize`)
+    #[arg(long, value_name = "DIR", default_value = "target/opcost")]
+    cache_dir: PathBuf,
 }
 
 fn default_programs() -> Result<Vec<PathBuf>> {
@@ -97,20 +111,57 @@ pub fn run(a: Args) -> Result<()> {
             bar.inc(1);
         }
     }
-    let times = time_in_rounds(&prepared, opts.runs, opts.time_limit, |name| {
-        bar.set_message(format!("timing {name}"));
-        bar.inc(1);
-    })?;
+    // The host's speed against each characterization, probed before every round.
+    let mut speeds: Vec<Vec<f64>> = vec![Vec::new(); machines.len()];
+    let compilers = machines
+        .iter()
+        .map(|m| harness::Compiler::find(Some(&m.compiler.path), &m.compiler.flags))
+        .collect::<Result<Vec<_>, _>>()?;
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let times = time_in_rounds(
+        &prepared,
+        opts.runs,
+        opts.time_limit,
+        |name| {
+            bar.set_message(format!("timing {name}"));
+            bar.inc(1);
+        },
+        |round| {
+            if a.no_host_probe {
+                return Ok(());
+            }
+            for (k, (machine, compiler)) in machines.iter().zip(&compilers).enumerate() {
+                bar.set_message(format!(
+                    "round {}: probing the host's speed with {}'s tests",
+                    round + 1,
+                    machine.compiler.tag()
+                ));
+                let tmax = (machine.settings.tmax_s / 2.0).max(0.005);
+                let s = characterizer::host_speed(compiler, machine, tmax, &a.cache_dir, &never)
+                    .map_err(ValidateError::from)?;
+                speeds[k].push(s.ratio);
+            }
+            Ok(())
+        },
+    )?;
     bar.finish_and_clear();
     let mut rows: Vec<Vec<ProgramValidation>> = vec![Vec::new(); machines.len()];
     for ((p, (cpu, wall)), k) in prepared.into_iter().zip(times).zip(owner) {
         rows[k].push(finish_program(p, &cpu, &wall));
     }
-    for ((path, machine), rows) in a.machine.iter().zip(&machines).zip(&rows) {
+    for (rows, s) in rows.iter_mut().zip(&speeds) {
+        if !s.is_empty() {
+            apply_host_speed(rows, model::estimate::median(s));
+        }
+    }
+    for (k, ((path, machine), rows)) in a.machine.iter().zip(&machines).zip(&rows).enumerate() {
         if machines.len() > 1 {
             println!("\n== {} ==", path.display());
         }
         report(&a, path, machine, rows)?;
+        if !speeds[k].is_empty() {
+            print_host_speed(&speeds[k], rows);
+        }
     }
     Ok(())
 }
@@ -151,6 +202,7 @@ fn report(
             &serde_json::to_vec_pretty(&serde_json::json!({
                 "machine": path,
                 "summary": summarize(rows),
+                "host_adjusted_summary": summarize_host_adjusted(rows),
                 "programs": rows,
             }))?,
         )?;
@@ -206,6 +258,40 @@ fn print_table(rows: &[ProgramValidation]) {
             );
             print_parts("Region", &r.regions, &p.regions);
         }
+    }
+}
+
+/// The host's speed during the runs and the errors once the predictions are scaled by it.
+fn print_host_speed(speeds: &[f64], rows: &[ProgramValidation]) {
+    let per_round: Vec<String> = speeds.iter().map(|s| format!("{s:.3}")).collect();
+    let median = model::estimate::median(speeds);
+    println!(
+        "\nHost speed: the characterization's tests took {median:.3}x their recorded time during these runs (median of the rounds: {}).",
+        per_round.join(", ")
+    );
+    let adjusted: Vec<String> = rows
+        .iter()
+        .filter_map(|r| {
+            r.host_adjusted_error_percent
+                .map(|e| format!("{} {e:+.1}", r.program))
+        })
+        .collect();
+    println!(
+        "Errors with the predictions scaled by it (the model's share): {}",
+        adjusted.join(", ")
+    );
+    if let Some(s) = summarize_host_adjusted(rows) {
+        println!(
+            "Scaled: within 5 %: {}   10 %: {}   15 %: {}   20 %: {}   of {}; mean error {:+.1} %, mean |error| {:.1} %, RMS {:.1} %",
+            s.within_5,
+            s.within_10,
+            s.within_15,
+            s.within_20,
+            s.programs,
+            s.mean_error_percent,
+            s.mean_abs_error_percent,
+            s.rms_error_percent
+        );
     }
 }
 
