@@ -166,6 +166,7 @@ fn validate_reports_real_against_predicted() {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["summary"]["programs"], 1);
     assert_eq!(v["programs"][0]["runs"], 2);
+    assert_eq!(v["programs"][0]["cpu_runs_s"].as_array().unwrap().len(), 2);
     // The gprof build times each unit, and its line profile the directive region.
     assert!(!v["programs"][0]["units"].as_array().unwrap().is_empty());
     let regions = v["programs"][0]["regions"].as_array().unwrap();

@@ -88,6 +88,9 @@ pub struct ProgramValidation {
     pub wall_median_s: f64,
     pub wall_min_s: f64,
     pub runs: usize,
+    /// The CPU time of each run, in the order they ran (their spread is the host's noise).
+    #[serde(default)]
+    pub cpu_runs_s: Vec<f64>,
     /// (predicted - real) / real, in percent, real = median CPU time.
     pub error_percent: f64,
     pub uncharacterized_fraction: f64,
@@ -145,6 +148,16 @@ fn summarize_errors(errors: &[f64]) -> ValidationSummary {
         mean_error_percent: errors.iter().sum::<f64>() / n,
         mean_abs_error_percent: errors.iter().map(|e| e.abs()).sum::<f64>() / n,
         rms_error_percent: (errors.iter().map(|e| e.powi(2)).sum::<f64>() / n).sqrt(),
+    }
+}
+
+impl ProgramValidation {
+    /// The spread of the runs' CPU times, (max - min) / median, in percent: how far apart
+    /// the same program's runs were (a shared host's noise), to set the error against.
+    pub fn spread_percent(&self) -> f64 {
+        let max = self.cpu_runs_s.iter().cloned().fold(f64::NAN, f64::max);
+        let min = self.cpu_runs_s.iter().cloned().fold(f64::NAN, f64::min);
+        100.0 * (max - min) / self.cpu_median_s
     }
 }
 
@@ -488,6 +501,7 @@ pub fn finish_program(p: PreparedProgram, cpu: &[f64], wall: &[f64]) -> ProgramV
         wall_median_s: median(wall),
         wall_min_s: wall.iter().cloned().fold(f64::INFINITY, f64::min),
         runs: cpu.len(),
+        cpu_runs_s: cpu.to_vec(),
         error_percent: 100.0 * (predicted - real) / real,
         uncharacterized_fraction: p.prediction.total.uncharacterized_fraction,
         units: p.units,
@@ -515,6 +529,7 @@ pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> 
         "runs",
         "host_speed",
         "host_adjusted_error_percent",
+        "runs_spread_percent",
     ])?;
     for r in rows {
         w.write_record([
@@ -533,6 +548,7 @@ pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> 
             r.host_adjusted_error_percent
                 .map(|e| format!("{e:.2}"))
                 .unwrap_or_default(),
+            format!("{:.1}", r.spread_percent()),
         ])?;
     }
     let bytes = w.into_inner().map_err(|e| e.into_error())?;
@@ -570,6 +586,7 @@ mod tests {
             wall_median_s: 1.0,
             wall_min_s: 1.0,
             runs: 3,
+            cpu_runs_s: vec![1.0; 3],
             error_percent: err,
             uncharacterized_fraction: 0.0,
             units: vec![],

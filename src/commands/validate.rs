@@ -217,18 +217,19 @@ fn print_table(rows: &[ProgramValidation]) {
     use prettytable::{format, row, Table};
     let mut t = Table::new();
     t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t.set_titles(row!["Program", r->"Real CPU (s)", r->"Wall min (s)", r->"Predicted (s)", r->"± 90 %", r->"Error %"]);
+    t.set_titles(row!["Program", r->"Real CPU (s)", r->"Runs' spread %", r->"Wall min (s)", r->"Predicted (s)", r->"± 90 %", r->"Error %"]);
     for r in rows {
         t.add_row(row![
             r.program,
             r->format!("{:.3}", r.cpu_median_s),
+            r->format!("{:.0}", r.spread_percent()),
             r->format!("{:.3}", r.wall_min_s),
             r->format!("{:.3}", r.predicted_s),
             r->format!("{:.3}", (r.predicted_ci_high_s - r.predicted_ci_low_s) / 2.0),
             r->format!("{:+.1}", r.error_percent)
         ]);
     }
-    println!("Predicted against real run times (seed table 6.1):");
+    println!("Predicted against real run times (seed table 6.1; real = median CPU time of the runs, spread = (max - min) / median):");
     t.printstd();
     let s = summarize(rows);
     println!(
