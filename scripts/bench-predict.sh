@@ -2,9 +2,12 @@
 # Characterizer and predictor benchmarks (README "Benchmarks"): run on a quiet machine.
 #  1. characterize this machine with gfortran -O0 (default settings) and time it;
 #  2. characterize it again and compare the two runs parameter by parameter;
-#  3. characterize gfortran -O1 and, if installed, flang-new-16 -O0;
-#  4. validate the ten samples on every system, all timed in the same rounds (tables 6.1 /
-#     7.2, CSV and SVG in results/);
+#  3. characterize the systems whose results are committed (gfortran -O0, -O1 and, if
+#     installed, flang-new-16 -O0) with OPCOST_ROUNDS processes per test (default 5: the
+#     host's speed wanders in phases of a fraction of a second to minutes, and more
+#     processes sample more of them);
+#  4. validate the ten samples on every system, all timed in the same rounds, OPCOST_RUNS
+#     runs each (default 9; tables 6.1 / 7.2, CSV and SVG in results/);
 #  5. compare the systems on the ten samples (which system runs each sample faster).
 # Usage: scripts/bench-predict.sh          Results go to results/.
 set -euo pipefail
@@ -12,24 +15,27 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cargo build --release --quiet
 bin=target/release/opcost
+rounds="${OPCOST_ROUNDS:-5}"
+runs="${OPCOST_RUNS:-9}"
 mkdir -p results
-echo "== 1. characterize gfortran -O0 =="
-/usr/bin/time -f "characterize wall %e s" $bin characterize --flags "-O0" | tail -n 25
-o0=$(ls -t results/*--gfortran-O0.json | head -n 1)
+echo "== 1. characterize gfortran -O0 (default settings) =="
+/usr/bin/time -f "characterize wall %e s" $bin characterize --flags "-O0" --out /tmp/opcost-first-O0.json | tail -n 25
 echo "== 2. a second run, compared with the first =="
 $bin characterize --flags "-O0" --no-xray --out /tmp/opcost-second-O0.json > /dev/null
-$bin compare "$o0" /tmp/opcost-second-O0.json | grep -E "median \|difference\|"
-echo "== 3. other systems =="
-$bin characterize --flags "-O1" --no-xray > /dev/null
+$bin compare /tmp/opcost-first-O0.json /tmp/opcost-second-O0.json | grep -E "median \|difference\|"
+echo "== 3. the committed systems, $rounds processes per test =="
+$bin characterize --flags "-O0" --rounds "$rounds" > /dev/null
+o0=$(ls -t results/*--gfortran-O0.json | head -n 1)
+$bin characterize --flags "-O1" --rounds "$rounds" --no-xray > /dev/null
 o1=$(ls -t results/*--gfortran-O1.json | head -n 1)
 systems=("$o0" "$o1")
 if command -v flang-new-16 >/dev/null 2>&1; then
-  $bin characterize --compiler flang-new-16 --flags "-O0 -L/usr/lib/llvm-16/lib" --no-xray > /dev/null
+  $bin characterize --compiler flang-new-16 --flags "-O0 -L/usr/lib/llvm-16/lib" --rounds "$rounds" --no-xray > /dev/null
   systems+=("$(ls -t results/*--flang-new-16-O0*.json | head -n 1)")
 fi
-echo "== 4. validation (all systems in the same rounds) =="
+echo "== 4. validation (all systems in the same rounds, $runs runs each) =="
 args=()
 for s in "${systems[@]}"; do args+=(--machine "$s"); done
-$bin validate "${args[@]}"
+$bin validate --runs "$runs" "${args[@]}"
 echo "== 5. comparison =="
 $bin compare "${systems[@]}" --programs fortran-samples/*.f --plot results/compare

@@ -202,6 +202,42 @@ fn validate_of_several_systems_refuses_one_output_file_for_all() {
 }
 
 #[test]
+fn validate_of_several_systems_writes_one_json_array() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    // Each system's CSV and chart go to results/ under the working directory.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("results")).unwrap();
+    let m = quick_machine();
+    let json = dir.path().join("all.json");
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["validate", "--runs", "1", "--no-profile", "--no-host-probe"])
+        .arg("--machine")
+        .arg(m)
+        .arg("--machine")
+        .arg(m)
+        .arg("--json")
+        .arg(&json)
+        .arg(fixture())
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let systems = v.as_array().unwrap();
+    assert_eq!(systems.len(), 2);
+    for s in systems {
+        assert_eq!(s["summary"]["programs"], 1);
+        assert_eq!(s["programs"][0]["program"], "tiny");
+        // No probe asked for: no host speed.
+        assert!(s["programs"][0]["host_speed"].is_null());
+    }
+    assert!(dir.path().join("results/validation-quick.csv").exists());
+}
+
+#[test]
 fn compare_reads_the_committed_characterizations() {
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&results)

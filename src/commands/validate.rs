@@ -50,7 +50,7 @@ pub struct Args {
     /// Predicted-vs-real chart [default: results/validation-<machine file stem>.svg]
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
-    /// Full results as JSON ("-" for stdout)
+    /// Full results as JSON ("-" for stdout); with several systems, an array of them
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
     /// Do not re-run the characterization's tests between rounds to measure the host's drift
@@ -80,8 +80,8 @@ pub fn run(a: Args) -> Result<()> {
     if programs.is_empty() {
         bail!("no programs to validate");
     }
-    if a.machine.len() > 1 && (a.csv.is_some() || a.plot.is_some() || a.json.is_some()) {
-        bail!("with several --machine files, each gets its default results/validation-<machine>.csv and .svg; drop --csv, --plot and --json or validate one machine at a time");
+    if a.machine.len() > 1 && (a.csv.is_some() || a.plot.is_some()) {
+        bail!("with several --machine files, each gets its default results/validation-<machine>.csv and .svg; drop --csv and --plot or validate one machine at a time");
     }
     let machines = a
         .machine
@@ -154,25 +154,35 @@ pub fn run(a: Args) -> Result<()> {
             apply_host_speed(rows, model::estimate::median(s));
         }
     }
+    let mut documents = Vec::new();
     for (k, ((path, machine), rows)) in a.machine.iter().zip(&machines).zip(&rows).enumerate() {
         if machines.len() > 1 {
             println!("\n== {} ==", path.display());
         }
-        report(&a, path, machine, rows)?;
+        documents.push(report(&a, path, machine, rows)?);
         if !speeds[k].is_empty() {
             print_host_speed(&speeds[k], rows);
         }
     }
+    if let Some(j) = &a.json {
+        // One system: its document; several: an array of them, in --machine order.
+        let doc = if documents.len() == 1 {
+            documents.remove(0)
+        } else {
+            serde_json::Value::Array(documents)
+        };
+        crate::commands::write_output(j, &serde_json::to_vec_pretty(&doc)?)?;
+    }
     Ok(())
 }
 
-/// Print one system's tables and write its CSV, chart and (optionally) JSON.
+/// Print one system's tables, write its CSV and chart, and return its JSON document.
 fn report(
     a: &Args,
     path: &std::path::Path,
     machine: &model::characterization::Characterization,
     rows: &[ProgramValidation],
-) -> Result<()> {
+) -> Result<serde_json::Value> {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -196,21 +206,15 @@ fn report(
         &format!("{} {}", machine.compiler.tag(), machine.machine.cpu_model),
         &plot,
     )?;
-    if let Some(j) = &a.json {
-        crate::commands::write_output(
-            j,
-            &serde_json::to_vec_pretty(&serde_json::json!({
-                "machine": path,
-                "summary": summarize(rows),
-                "host_adjusted_summary": summarize_host_adjusted(rows),
-                "programs": rows,
-            }))?,
-        )?;
-    }
     if csv_path != "-" {
         eprintln!("wrote {csv_path} and {}", plot.display());
     }
-    Ok(())
+    Ok(serde_json::json!({
+        "machine": path,
+        "summary": summarize(rows),
+        "host_adjusted_summary": summarize_host_adjusted(rows),
+        "programs": rows,
+    }))
 }
 
 fn print_table(rows: &[ProgramValidation]) {
