@@ -359,6 +359,24 @@ fn run_one(
     Ok(out.stdout)
 }
 
+/// The error for a run of experiment `e` (measuring `params`) that did not finish: a cancel
+/// is an interruption after `progress` = (done, total) runs, anything else names the test.
+fn run_failure(
+    e: &Experiment,
+    params: &str,
+    error: RunError,
+    (done, total): (usize, usize),
+) -> CharacterizeError {
+    match error {
+        RunError::Cancelled { .. } => CharacterizeError::Interrupted { done, total },
+        error => CharacterizeError::Run {
+            experiment: e.name.clone(),
+            params: params.to_string(),
+            error,
+        },
+    }
+}
+
 /// One pass of an experiment's loop, per observation: the observation less the clock call,
 /// over the loop count (seed 004 eq. 4.4).
 fn pass_times(result: &Characterization, r: &ExperimentRecord) -> Vec<f64> {
@@ -443,22 +461,9 @@ pub fn host_speed(
             continue;
         }
         let params = params_of(e, &groups);
-        let out = match run_one(&built, i + 1, &opts, (1, old.iterations), cancel, limit) {
-            Err(RunError::Cancelled { .. }) => {
-                return Err(CharacterizeError::Interrupted {
-                    done: ratios.len(),
-                    total: built.experiments.len(),
-                })
-            }
-            Err(source) => {
-                return Err(CharacterizeError::Run {
-                    experiment: e.name.clone(),
-                    params,
-                    error: source,
-                })
-            }
-            Ok(o) => o,
-        };
+        let progress = (ratios.len(), built.experiments.len());
+        let out = run_one(&built, i + 1, &opts, (1, old.iterations), cancel, limit)
+            .map_err(|error| run_failure(e, &params, error, progress))?;
         let now = parse_observations(e, &params, &out)?;
         let after = stats::summarize(&pass_times(machine, &now), Statistic::Mean).value;
         if after > 0.0 {
@@ -724,19 +729,8 @@ pub fn run(
             .experiment(&e.name)
             .map_or(FIRST_LOOP_COUNT, |r| r.iterations);
         let request = (target - already_seen, start_count);
-        let out = match run_one(&built, i + 1, opts, request, cancel, limit) {
-            Err(RunError::Cancelled { .. }) => {
-                return Err(CharacterizeError::Interrupted { done, total })
-            }
-            Err(source) => {
-                return Err(CharacterizeError::Run {
-                    experiment: e.name.clone(),
-                    params,
-                    error: source,
-                })
-            }
-            Ok(o) => o,
-        };
+        let out = run_one(&built, i + 1, opts, request, cancel, limit)
+            .map_err(|error| run_failure(e, &params, error, (done, total)))?;
         if cancel.load(Ordering::SeqCst) {
             return Err(CharacterizeError::Interrupted { done, total });
         }
