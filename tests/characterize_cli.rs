@@ -303,3 +303,63 @@ fn resuming_a_foreign_or_newer_file_is_refused_clearly() {
         .failure()
         .stderr(predicates::str::contains("not a JSON file"));
 }
+
+#[test]
+fn resuming_a_complete_file_measures_only_what_this_version_added() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bm.json");
+    let run = |args: &[&str]| {
+        Command::cargo_bin("opcost")
+            .unwrap()
+            .args(["characterize", "--quick", "--no-self-check", "--no-xray"])
+            .args(args)
+            .arg("--cache-dir")
+            .arg(dir.path().join("cache"))
+            .assert()
+    };
+    let out_s = out.to_str().unwrap();
+    run(&["--only", "BMIS,BMIR", "--out", out_s]).success();
+    let whole = read(&out);
+    assert_eq!(whole["complete"], true);
+    // Nothing is missing: resuming is refused.
+    run(&["--resume", out_s])
+        .failure()
+        .stderr(predicates::str::contains("already complete"));
+    // A file from before BMIR existed: the same, without its experiments and parameter.
+    let mut older = whole.clone();
+    older["experiments"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|e| !e["name"].as_str().unwrap().starts_with("BMIR"));
+    older["parameters"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|p| p["mnemonic"] != "BMIR");
+    std::fs::write(&out, serde_json::to_string(&older).unwrap()).unwrap();
+    run(&["--resume", out_s])
+        .success()
+        .stderr(predicates::str::contains("lacks 2 experiments"));
+    let resumed = read(&out);
+    assert_eq!(resumed["complete"], true);
+    let (bmir, _, _) = est(&resumed, "BMIR");
+    assert!(bmir.is_finite(), "BMIR measured: {bmir}");
+    // What was measured before is kept as it was.
+    let observations = |doc: &Value, name: &str| {
+        doc["experiments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .map(|e| e["observations_s"].clone())
+            .unwrap()
+    };
+    assert_eq!(observations(&resumed, "BMIS"), observations(&whole, "BMIS"));
+    assert_eq!(
+        observations(&resumed, "BMIS.0"),
+        observations(&whole, "BMIS.0")
+    );
+}

@@ -67,6 +67,8 @@ pub struct StmtInfo {
     pub call: Option<(String, Vec<Expr>)>,
     /// An IF whose condition reads array data: its outcomes count as unpredictable (rule 15).
     pub data_dependent: bool,
+    /// The parameter such an IF's misses cost (BMIS, or BMIR on a floating-point compare).
+    pub branch_miss: Option<model::Param>,
 }
 
 /// One program unit.
@@ -139,6 +141,8 @@ struct Lower<'a> {
     called: Option<(String, Vec<Expr>)>,
     /// Whether the last condition `counts_of` lowered reads an array element (rule 15).
     data_dependent: bool,
+    /// The branch-miss parameter of that condition (rule 15).
+    branch_miss: Option<model::Param>,
 }
 
 impl<'a> Lower<'a> {
@@ -362,6 +366,7 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
         Stmt::BlockIf(c) | Stmt::ElseIf(c) | Stmt::LogicalIf(c, _, _) | Stmt::DoWhile(_, c) => {
             let cond = lw.expr(c);
             lw.data_dependent = rules::reads_array(&cond);
+            lw.branch_miss = rules::branch_miss_param(&cond);
             rules::count_condition(&cond)
         }
         Stmt::Call(name, args) => {
@@ -669,6 +674,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         assigned: None,
         called: None,
         data_dependent: false,
+        branch_miss: None,
     };
     // Labels that end labeled DO loops (their terminal statements).
     let do_terminals: HashSet<u32> = parsed
@@ -760,6 +766,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             assignment: None,
             call: None,
             data_dependent: false,
+            branch_miss: None,
         };
         let Some(s) = s else {
             prog.stmts.push(info);
@@ -810,10 +817,12 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             lw.assigned = None;
             lw.called = None;
             lw.data_dependent = false;
+            lw.branch_miss = None;
             let own = counts_of(&mut lw, &s);
             info.assignment = lw.assigned.take();
             info.call = lw.called.take();
             info.data_dependent = lw.data_dependent;
+            info.branch_miss = lw.branch_miss;
             info.static_counts += &own;
             match &s {
                 Stmt::Do(label, ctl) => {

@@ -717,18 +717,34 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     }
     lcg_inits.push(("IZ".into(), "IVAL(0)".into()));
     lcg_inits.push(("MT".into(), "IVAL(2147483647)".into()));
-    for (name, random) in [("BMIS", true), ("BMIS.0", false)] {
+    // BMIR: the same random signs, compared as REAL values (REAL(NA1(K)) in the condition of
+    // the test and of its baseline alike), whose branch resolves later (rule 15). The value is
+    // converted in the condition rather than stored in a REAL array first: a REAL store
+    // forwarded to the compare's load (QTRS, 3 ns) would delay the branch further than a
+    // program's compare on data stored long before does.
+    let real = FLAVORS[0];
+    let mut real_inits = lcg_inits.clone();
+    real_inits.push((real.zero().name, "RVAL(0.0)".to_string()));
+    real_inits.push((real.b(1).name, "RVAL(1.0E30)".to_string()));
+    for (name, random, floating) in [
+        ("BMIS", true, false),
+        ("BMIS.0", false, false),
+        ("BMIR", true, true),
+        ("BMIR.0", false, true),
+    ] {
         let i = FLAVORS[2];
         // The consequent must do something: GCC drops a jump to the next statement even at
-        // -O0. The baseline compares with the largest integer, which no value exceeds.
+        // -O0. The baseline compares with the largest value, which no value exceeds.
         let body = (1..=BRANCH_CHAINS)
             .flat_map(|k| {
-                let rhs = if random {
-                    v(&i.zero())
-                } else {
-                    v(&int_local("MT"))
+                let as_real = || Expr::intrinsic("REAL", vec![slot(k)]);
+                let (operand, rhs) = match (floating, random) {
+                    (false, true) => (slot(k), v(&i.zero())),
+                    (false, false) => (slot(k), v(&int_local("MT"))),
+                    (true, true) => (as_real(), v(&real.zero())),
+                    (true, false) => (as_real(), v(&real.b(1))),
                 };
-                let cond = Expr::compare(RelOp::Gt, slot(k), rhs);
+                let cond = Expr::compare(RelOp::Gt, operand, rhs);
                 let sink = int_local("J");
                 let mut counts = rules::count_condition(&cond);
                 if random && k % 2 == 0 {
@@ -736,7 +752,8 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
                     // every other statement carries one of each (rule 15, two tests, one
                     // taken).
                     counts += &rules::count_assignment(&v(&sink), &v(&i.zero()));
-                    counts += &rules::count_branch_misses(2, 1, Some(1), rules::reads_array(&cond));
+                    counts +=
+                        &rules::count_branch_misses(2, 1, Some(1), rules::branch_miss_param(&cond));
                 }
                 vec![
                     lcg(k),
@@ -750,18 +767,25 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
                 ]
             })
             .collect();
-        let purpose = if random {
-            "IF on a random sign: half mispredicted"
-        } else {
-            "the same body, IF never taken"
+        let purpose = match (random, floating) {
+            (true, false) => "IF on a random sign: half mispredicted",
+            (true, true) => "IF on a random sign, REAL compare: half mispredicted",
+            (false, _) => "the same body, IF never taken",
         };
-        exps.push(exp(name.into(), purpose, lcg_inits.clone(), body));
+        let inits = if floating {
+            real_inits.clone()
+        } else {
+            lcg_inits.clone()
+        };
+        exps.push(exp(name.into(), purpose, inits, body));
     }
-    groups.push(Group {
-        unknowns: vec![Param::BMIS],
-        experiments: vec!["BMIS".into()],
-        baseline: Some("BMIS.0".into()),
-    });
+    for p in [Param::BMIS, Param::BMIR] {
+        groups.push(Group {
+            unknowns: vec![p],
+            experiments: vec![p.to_string()],
+            baseline: Some(format!("{p}.0")),
+        });
+    }
 
     // Regions 11-12: intrinsics, each in a chain with an attracting fixed point at a typical
     // argument (seed 004 section 4.2.4: their time depends on the argument).
@@ -1200,6 +1224,10 @@ mod tests {
         // Half of the sixteen random IFs are missed per pass.
         assert_eq!(get("BMIS").get(Param::BMIS), BRANCH_CHAINS as u64 / 2);
         assert_eq!(get("BMIS.0").get(Param::BMIS), 0);
+        // The REAL-compare test: its misses are BMIR, none BMIS; the baseline has none.
+        assert_eq!(get("BMIR").get(Param::BMIR), BRANCH_CHAINS as u64 / 2);
+        assert_eq!(get("BMIR").get(Param::BMIS), 0);
+        assert_eq!(get("BMIR.0").get(Param::BMIR), 0);
     }
 
     #[test]

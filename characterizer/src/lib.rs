@@ -768,7 +768,10 @@ pub fn run(
         .iter()
         .map(|r| (r.mnemonic, r.estimate.mean_ns))
         .collect();
-    result.self_check.clear();
+    // Without a self-check this run keeps the one the file has (a resumed file).
+    if !checks.is_empty() {
+        result.self_check.clear();
+    }
     for (j, e) in checks.iter().enumerate() {
         if cancel.load(Ordering::SeqCst) {
             return Err(CharacterizeError::Interrupted { done, total });

@@ -335,6 +335,7 @@ catalogue! {
     QSQD = 104, 13, Sqrt, Real, Double, Local, false;
     BMIS = 105, 10, BranchMiss, None, None, None, false;
     DUMA = 106, 8, DummyAccess, None, None, None, false;
+    BMIR = 107, 10, BranchMiss, Real, None, None, false;
 }
 
 /// Number of parameters of seed 004 table 4.11.
@@ -457,7 +458,7 @@ mod tests {
         let names: HashSet<_> = Param::ALL.iter().map(|p| p.mnemonic()).collect();
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
-        assert_eq!(Param::measured().count(), 74 + 28 + 2);
+        assert_eq!(Param::measured().count(), 74 + 28 + 3);
     }
 
     #[test]

@@ -155,9 +155,22 @@ fn default_out(c: &Characterization, quick: bool) -> PathBuf {
 pub fn run(a: Args) -> Result<()> {
     let (compiler, opts, mut result, out) = if let Some(path) = &a.resume {
         let prev = load(path)?;
-        if prev.complete {
+        // A file complete for the version that made it may lack the experiments a later
+        // version added (a new parameter): resuming measures those, keeping the rest.
+        let (planned, _) = characterizer::plan(prev.settings.only.as_deref());
+        let new_here = planned
+            .iter()
+            .filter(|e| prev.experiment(&e.name).is_none())
+            .count();
+        if prev.complete && new_here == 0 {
             bail!(
                 "{} is already complete; nothing to resume (run characterize again for a new one)",
+                path.display()
+            );
+        }
+        if prev.complete {
+            eprintln!(
+                "{} is complete but lacks {new_here} experiments of this version's plan: measuring those",
                 path.display()
             );
         }
