@@ -238,6 +238,40 @@ fn validate_of_several_systems_writes_one_json_array() {
 }
 
 #[test]
+fn validate_goes_on_without_the_host_probe_when_it_cannot_run() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The probe's tests cannot be built under a file: the validation still reports.
+    let blocker = dir.path().join("not-a-dir");
+    std::fs::write(&blocker, "").unwrap();
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["validate", "--runs", "1", "--no-profile", "--machine"])
+        .arg(quick_machine())
+        .arg(fixture())
+        .arg("--csv")
+        .arg(dir.path().join("v.csv"))
+        .arg("--plot")
+        .arg(dir.path().join("v.svg"))
+        .arg("--cache-dir")
+        .arg(blocker.join("cache"))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains("Within 5 %"), "{stdout}");
+    assert!(!stdout.contains("Host speed:"), "{stdout}");
+    assert!(stderr.contains("host probe"), "{stderr}");
+}
+
+#[test]
 fn compare_reads_the_committed_characterizations() {
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&results)

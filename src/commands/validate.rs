@@ -113,6 +113,7 @@ pub fn run(a: Args) -> Result<()> {
     }
     // The host's speed against each characterization, probed before every round.
     let mut speeds: Vec<Vec<f64>> = vec![Vec::new(); machines.len()];
+    let mut probe_failed = vec![false; machines.len()];
     let compilers = machines
         .iter()
         .map(|m| harness::Compiler::find(Some(&m.compiler.path), &m.compiler.flags))
@@ -136,12 +137,26 @@ pub fn run(a: Args) -> Result<()> {
                     round + 1,
                     machine.compiler.tag()
                 ));
+                if probe_failed[k] {
+                    continue;
+                }
                 let tmax = (machine.settings.tmax_s / 2.0).max(0.005);
-                let s = characterizer::host_speed(compiler, machine, tmax, &a.cache_dir, &never)
-                    .map_err(ValidateError::from)?;
-                speeds[k].push(s.ratio);
+                // A probe that cannot run costs the validation nothing but its host figure.
+                match characterizer::host_speed(compiler, machine, tmax, &a.cache_dir, &never) {
+                    Ok(s) => speeds[k].push(s.ratio),
+                    Err(e) => {
+                        bar.suspend(|| {
+                            eprintln!(
+                                "warning: the host probe with {}'s tests failed ({e}); validating without it",
+                                machine.compiler.tag()
+                            )
+                        });
+                        probe_failed[k] = true;
+                        speeds[k].clear();
+                    }
+                }
             }
-            Ok(())
+            Ok::<(), ValidateError>(())
         },
     )?;
     bar.finish_and_clear();
