@@ -65,10 +65,16 @@ pub struct StmtInfo {
     /// The subroutine this statement calls (also as a logical IF's consequent) and its
     /// actual arguments, lowered (for rule 14's chains through a called subroutine).
     pub call: Option<(String, Vec<Expr>)>,
-    /// An IF whose condition reads array data: its outcomes count as unpredictable (rule 15).
-    pub data_dependent: bool,
-    /// The parameter such an IF's misses cost (BMIS, or BMIR on a floating-point compare).
+    /// An IF whose condition reads array data, whose outcomes count as unpredictable: the
+    /// parameter its misses cost (BMIS, or BMIR on a floating-point compare; rule 15).
     pub branch_miss: Option<model::Param>,
+}
+
+impl StmtInfo {
+    /// An IF on array data, whose misses count (rule 15).
+    pub fn data_dependent(&self) -> bool {
+        self.branch_miss.is_some()
+    }
 }
 
 /// One program unit.
@@ -139,9 +145,8 @@ struct Lower<'a> {
     assigned: Option<(Expr, Expr)>,
     /// The last CALL `counts_of` lowered: the subroutine and its actual arguments.
     called: Option<(String, Vec<Expr>)>,
-    /// Whether the last condition `counts_of` lowered reads an array element (rule 15).
-    data_dependent: bool,
-    /// The branch-miss parameter of that condition (rule 15).
+    /// The branch-miss parameter of the last condition `counts_of` lowered, when it reads an
+    /// array element (rule 15).
     branch_miss: Option<model::Param>,
 }
 
@@ -365,7 +370,6 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
         Stmt::AssignedGoto(..) => rules::count_multiway_branch(None),
         Stmt::BlockIf(c) | Stmt::ElseIf(c) | Stmt::LogicalIf(c, _, _) | Stmt::DoWhile(_, c) => {
             let cond = lw.expr(c);
-            lw.data_dependent = rules::reads_array(&cond);
             lw.branch_miss = rules::branch_miss_param(&cond);
             rules::count_condition(&cond)
         }
@@ -673,7 +677,6 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         warnings: Vec::new(),
         assigned: None,
         called: None,
-        data_dependent: false,
         branch_miss: None,
     };
     // Labels that end labeled DO loops (their terminal statements).
@@ -765,7 +768,6 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             block: None,
             assignment: None,
             call: None,
-            data_dependent: false,
             branch_miss: None,
         };
         let Some(s) = s else {
@@ -816,12 +818,10 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                 .unwrap_or_else(|| cur.map(one).unwrap_or_default());
             lw.assigned = None;
             lw.called = None;
-            lw.data_dependent = false;
             lw.branch_miss = None;
             let own = counts_of(&mut lw, &s);
             info.assignment = lw.assigned.take();
             info.call = lw.called.take();
-            info.data_dependent = lw.data_dependent;
             info.branch_miss = lw.branch_miss;
             info.static_counts += &own;
             match &s {
@@ -1175,21 +1175,32 @@ pub fn unit_references(prog: &Program) -> Vec<(usize, usize, usize, Mult)> {
             {
                 continue;
             }
-            let (outer, inner) = match s {
-                Stmt::LogicalIf(c, inner, _) => (Stmt::BlockIf(c.clone()), Some(inner.as_ref())),
-                other => (other.clone(), None),
-            };
-            for (stmt, mult) in [(Some(&outer), &st.exec), (inner, &st.consequent)] {
-                let (Some(stmt), Some(m)) = (stmt, mult) else {
-                    continue;
-                };
-                if let Some(n) = references(stmt, &unit.name).filter(|&n| n > 0) {
+            for (n, mult) in references_by_part(st, s, &unit.name) {
+                if let (Some(n @ 1..), Some(m)) = (n, mult) {
                     out.push((k, u, n, m.clone()));
                 }
             }
         }
     }
     out
+}
+
+/// The references of statement `st` (`s`) to unit `name`, per part that runs a counted number
+/// of times: the statement itself (a logical IF's condition alone) with its executions, and a
+/// logical IF's consequent with its count. A count of None: a reference under a logical
+/// operator, which may skip it.
+fn references_by_part<'a>(
+    st: &'a StmtInfo,
+    s: &Stmt,
+    name: &str,
+) -> Vec<(Option<usize>, &'a Option<Mult>)> {
+    match s {
+        Stmt::LogicalIf(c, inner, _) => vec![
+            (references(&Stmt::BlockIf(c.clone()), name), &st.exec),
+            (references(inner, name), &st.consequent),
+        ],
+        other => vec![(references(other, name), &st.exec)],
+    }
 }
 
 /// How often unit `name` is entered: the sum of the counts of the statements calling or
@@ -1226,13 +1237,8 @@ fn call_sites(prog: &Program, name: &str, sites: &[usize], unparsed: &[usize]) -
             // In its own unit the name is the function's result variable.
             continue;
         }
-        let (outer, inner) = match s {
-            Stmt::LogicalIf(c, inner, _) => (Stmt::BlockIf(c.clone()), Some(inner.as_ref())),
-            other => (other.clone(), None),
-        };
-        for (stmt, mult) in [(Some(&outer), &st.exec), (inner, &st.consequent)] {
-            let Some(stmt) = stmt else { continue };
-            let n = references(stmt, name)?;
+        for (n, mult) in references_by_part(st, s, name) {
+            let n = n?;
             if n > 0 {
                 let m = mult.as_ref()?;
                 total.extend(m.iter().map(|&(c, p)| (c * n as i64, p)));

@@ -335,7 +335,7 @@ fn induction_of(prog: &Program, shape: &Shape) -> Option<InductionLoop> {
             return None;
         }
         let q = counted_probe(prog, Probe::Consequent(b))?;
-        (q, false, prog.stmts[b].data_dependent)
+        (q, false, prog.stmts[b].data_dependent())
     } else {
         (head?, true, false)
     };
@@ -361,7 +361,7 @@ fn derived_exit_of(prog: &Program, shape: &Shape) -> Option<DerivedExit> {
         .exits
         .iter()
         .rev()
-        .find(|&&k| prog.stmts[k].data_dependent)
+        .find(|&&k| prog.stmts[k].data_dependent())
         .or(shape.exits.last())?;
     let (probe, _) = consequent(chosen)?;
     // How often control falls from the statement before the head into it.
@@ -394,7 +394,7 @@ fn derived_exit_of(prog: &Program, shape: &Shape) -> Option<DerivedExit> {
     Some(DerivedExit {
         probe,
         count,
-        watched_by_predictor: prog.stmts[chosen].data_dependent,
+        watched_by_predictor: prog.stmts[chosen].data_dependent(),
     })
 }
 

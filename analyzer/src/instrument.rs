@@ -437,7 +437,7 @@ pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
         .iter()
         .enumerate()
         .filter(|(_, st)| {
-            st.data_dependent
+            st.data_dependent()
                 && matches!(st.stmt, Some(Stmt::LogicalIf(..)) | Some(Stmt::BlockIf(_)))
         })
         .enumerate()

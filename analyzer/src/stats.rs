@@ -31,7 +31,8 @@ struct CalleeWork {
 }
 
 impl CalleeWork {
-    fn new(prog: &Program, counters: &[u64]) -> Self {
+    /// `own`: each unit's dynamic counts over the run (its statements only).
+    fn new(prog: &Program, counters: &[u64], own: Vec<OpCounts>) -> Self {
         let refs: Vec<(usize, usize, usize, u64)> = crate::analysis::unit_references(prog)
             .into_iter()
             .map(|(k, u, n, m)| (k, u, n, eval(&m, counters).unwrap_or(0)))
@@ -40,17 +41,6 @@ impl CalleeWork {
         for &(_, u, n, execs) in &refs {
             entries[u] += n as u64 * execs;
         }
-        let own: Vec<OpCounts> = prog
-            .units
-            .iter()
-            .map(|unit| {
-                let mut acc = OpCounts::new();
-                for k in unit.first..unit.end {
-                    acc += &statement_dynamic(prog, k, counters);
-                }
-                acc
-            })
-            .collect();
         let mut work = CalleeWork {
             refs,
             inclusive: Vec::new(),
@@ -251,7 +241,8 @@ pub fn program_stats(
             }
         })
         .collect();
-    let callees = counters.map(|c| CalleeWork::new(prog, c));
+    let callees =
+        counters.map(|c| CalleeWork::new(prog, c, units.iter().map(|a| a.dynm.clone()).collect()));
     let loops = crate::recurrence::innermost_loops(prog)
         .into_iter()
         .map(|l| {

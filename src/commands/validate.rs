@@ -111,9 +111,9 @@ pub fn run(a: Args) -> Result<()> {
             bar.inc(1);
         }
     }
-    // The host's speed against each characterization, probed before every round.
-    let mut speeds: Vec<Vec<f64>> = vec![Vec::new(); machines.len()];
-    let mut probe_failed = vec![false; machines.len()];
+    // The host's speed against each characterization, probed before every round (None: the
+    // probe could not run).
+    let mut speeds: Vec<Option<Vec<f64>>> = vec![Some(Vec::new()); machines.len()];
     let compilers = machines
         .iter()
         .map(|m| harness::Compiler::find(Some(&m.compiler.path), &m.compiler.flags))
@@ -131,19 +131,17 @@ pub fn run(a: Args) -> Result<()> {
             if a.no_host_probe {
                 return Ok(());
             }
-            for (k, (machine, compiler)) in machines.iter().zip(&compilers).enumerate() {
+            for ((machine, compiler), speed) in machines.iter().zip(&compilers).zip(&mut speeds) {
+                let Some(so_far) = speed else { continue };
                 bar.set_message(format!(
                     "round {}: probing the host's speed with {}'s tests",
                     round + 1,
                     machine.compiler.tag()
                 ));
-                if probe_failed[k] {
-                    continue;
-                }
                 let tmax = (machine.settings.tmax_s / 2.0).max(0.005);
                 // A probe that cannot run costs the validation nothing but its host figure.
                 match characterizer::host_speed(compiler, machine, tmax, &a.cache_dir, &never) {
-                    Ok(s) => speeds[k].push(s.ratio),
+                    Ok(s) => so_far.push(s.ratio),
                     Err(e) => {
                         bar.suspend(|| {
                             eprintln!(
@@ -151,8 +149,7 @@ pub fn run(a: Args) -> Result<()> {
                                 machine.compiler.tag()
                             )
                         });
-                        probe_failed[k] = true;
-                        speeds[k].clear();
+                        *speed = None;
                     }
                 }
             }
@@ -164,6 +161,11 @@ pub fn run(a: Args) -> Result<()> {
     for ((p, (cpu, wall)), k) in prepared.into_iter().zip(times).zip(owner) {
         rows[k].push(finish_program(p, &cpu, &wall));
     }
+    // Probed speeds per system, where there are any.
+    let speeds: Vec<&[f64]> = speeds
+        .iter()
+        .map(|s| s.as_deref().unwrap_or_default())
+        .collect();
     for (rows, s) in rows.iter_mut().zip(&speeds) {
         if !s.is_empty() {
             apply_host_speed(rows, model::estimate::median(s));
@@ -176,7 +178,7 @@ pub fn run(a: Args) -> Result<()> {
         }
         documents.push(report(&a, path, machine, rows)?);
         if !speeds[k].is_empty() {
-            print_host_speed(&speeds[k], rows);
+            print_host_speed(speeds[k], rows);
         }
     }
     if let Some(j) = &a.json {
