@@ -24,15 +24,8 @@ pub struct Names {
     pub common: String,
     pub dump: String,
     pub block_data: String,
-    /// The simulated predictor of rule 15: its COMMON block, the counter-update tables, the
-    /// pattern table of 2-bit counters, the global history and two scratch variables.
-    pub tables: String,
-    pub next_table: String,
-    pub miss_table: String,
-    pub pattern_table: String,
-    pub history: String,
-    pub index: String,
-    pub code: String,
+    /// The subroutine simulating the branch predictor of rule 15.
+    pub predictor: String,
     /// Prefix of the variables saving induction variables on loop entry (`prefix` + number).
     pub induction: String,
 }
@@ -53,28 +46,10 @@ impl Names {
                 common: format!("OPCOM{s}"),
                 dump: format!("OPCDMP{s}"),
                 block_data: format!("OPCBD{s}"),
-                tables: format!("OPCTB{s}"),
-                next_table: format!("OPCNX{s}"),
-                miss_table: format!("OPCMS{s}"),
-                pattern_table: format!("OPCPT{s}"),
-                history: format!("OPCGH{s}"),
-                index: format!("OPCGI{s}"),
-                code: format!("OPCGK{s}"),
+                predictor: format!("OPCBP{s}"),
                 induction: format!("OPCIV{s}"),
             };
-            let all = [
-                &n.counters,
-                &n.common,
-                &n.dump,
-                &n.block_data,
-                &n.tables,
-                &n.next_table,
-                &n.miss_table,
-                &n.pattern_table,
-                &n.history,
-                &n.index,
-                &n.code,
-            ];
+            let all = [&n.counters, &n.common, &n.dump, &n.block_data, &n.predictor];
             let prefix_free = !words.iter().any(|w| w.starts_with(n.induction.as_str()));
             if prefix_free && all.iter().all(|w| !words.contains(w.as_str())) {
                 return n;
@@ -419,18 +394,29 @@ impl Instrumented {
 pub const BRANCH_SLOTS: usize = 2;
 /// Offset of the simulated misses among an IF's slots.
 pub const BRANCH_MISSES: usize = 1;
-/// Outcomes of global history the simulated predictor keeps (its table has 2^this entries).
+/// Outcomes of global history that index the simulated predictor's base table of 2-bit
+/// counters (2^this entries).
 pub const HISTORY_BITS: u32 = 12;
+/// Outcomes of global history that identify a context in its tagged table.
+pub const LONG_HISTORY_BITS: u32 = 40;
+/// Sets and ways of the tagged table: about 32 K contexts, the capacity measured on this
+/// project's Zen 4 host (README, refinement 14): a random sequence of 20 000 outcomes gone
+/// through again and again was learned completely, one of 40 000 nearly, one of 100 000 not.
+pub const TAGGED_SETS: usize = 4093;
+pub const TAGGED_WAYS: usize = 8;
 
 /// IFs on array data whose outcomes feed a simulated branch predictor (rule 15):
 /// `(statement, first slot)`. Each has [`BRANCH_SLOTS`] counter slots after the probes. The
-/// predictor is a global-history one (gshare-like: the last [`HISTORY_BITS`] outcomes of these
-/// IFs, offset per IF, index a table of 2-bit saturating counters): like the hardware's, it
-/// learns runs, short patterns and a sequence of outcomes that a program repeats (the same
-/// sort or search run again), and misses independent outcomes, so its misses stand in for
-/// the real predictor's. (A per-IF predictor with four outcomes of local history, used
-/// before, cannot learn a repeated sequence: it overpredicted smith's bubble sort, which
-/// sorts the same keys every repetition, by 2x.)
+/// predictor ([`predictor_subroutine`]) is a two-level global-history one, like the
+/// hardware's TAGE family: a base table of 2-bit counters indexed by the last
+/// [`HISTORY_BITS`] outcomes (it learns runs and short patterns), and a tagged table of
+/// contexts of the last [`LONG_HISTORY_BITS`] outcomes, allocated where the base missed,
+/// which learns a long sequence of outcomes that a program goes through again (the same
+/// sort, search or sieve repeated) up to its capacity, and misses independent outcomes. So
+/// its misses stand in for the real predictor's. (A gshare with 12 outcomes alone, used
+/// before, learned a repeated random sequence of a few hundred outcomes; the host learns
+/// 20 000; a per-IF predictor with four outcomes of local history, used before that,
+/// overpredicted smith's bubble sort by 2x.)
 pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
     let base = prog.probes.len();
     prog.stmts
@@ -445,57 +431,107 @@ pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Statements that resolve the previous evaluation of an IF in the simulated predictor,
-/// without a branch of their own (a data-dependent IF in the instrumentation would miss as
-/// often as the IF it watches): the outcome is the change of the IF's taken counter `taken`;
-/// the history plus the IF's own offset selects a 2-bit counter; tables `next` and `miss`,
-/// indexed by 2 x counter + outcome, give the trained counter and whether the counter's
-/// prediction missed; the outcome is shifted into the history.
+/// Statements that resolve the previous evaluation of an IF in the simulated predictor: the
+/// outcome is the change of the IF's taken counter `taken` since then; the predictor adds
+/// its miss, if any, to the IF's miss slot.
 fn predictor_update(c: &str, names: &Names, taken: usize, slot: usize, j: usize) -> Vec<String> {
     let t = taken + 1;
     let (last, m) = (slot + 1, slot + 1 + BRANCH_MISSES);
-    let size = 1usize << HISTORY_BITS;
-    // Spread the IFs over the table (an odd multiplier visits every entry).
-    let offset = (j * 5003 + 1) % size;
-    let (next, miss, table) = (&names.next_table, &names.miss_table, &names.pattern_table);
-    let (h, i, k) = (&names.history, &names.index, &names.code);
-    let outcome = format!("({c}({t}) - {c}({last}))");
+    // Spread the IFs over the base table (an odd multiplier visits every entry).
+    let offset = (j * 5003 + 1) % (1usize << HISTORY_BITS);
     vec![
-        format!("{i} = MOD({h} + {offset}, {size})"),
-        format!("{k} = 2*{table}({i}) + {outcome}"),
-        format!("{c}({m}) = {c}({m}) + {miss}({k})"),
-        format!("{table}({i}) = {next}({k})"),
-        format!("{h} = MOD(2*{h} + {outcome}, {size})"),
+        format!(
+            "CALL {}({offset}, {c}({t}) - {c}({last}), {c}({m}))",
+            names.predictor
+        ),
         format!("{c}({last}) = {c}({t})"),
     ]
 }
 
-/// The simulated predictor's variables, as a list.
-fn predictor_variables(names: &Names) -> String {
+/// The simulated predictor (see [`branch_slots`]) as a Fortran subroutine: `ID` the IF's
+/// offset, `OUT` its outcome (1 taken), `MISS` incremented when the prediction was wrong.
+/// The tagged table is replaced least recently used first, so a sequence longer than its
+/// capacity thrashes it, as the hardware's does.
+fn predictor_subroutine(name: &str) -> Vec<String> {
+    let nb = 1usize << HISTORY_BITS;
+    let (ns, nw) = (TAGGED_SETS, TAGGED_WAYS);
     [
-        &names.next_table,
-        &names.miss_table,
-        &names.pattern_table,
-        &names.history,
-        &names.index,
-        &names.code,
+        format!("SUBROUTINE {name}(ID, OUT, MISS)"),
+        "INTEGER ID".into(),
+        "INTEGER*8 OUT, MISS".into(),
+        format!("INTEGER BASE(0:{}), VAL({nw}, 0:{})", nb - 1, ns - 1),
+        format!("INTEGER*8 TAG({nw}, 0:{}), AGE({nw}, 0:{})", ns - 1, ns - 1),
+        "INTEGER*8 HL, HMAX, KEY, CLK".into(),
+        "INTEGER HS, IB, IS, W, HIT, VICT, PRED, K".into(),
+        "LOGICAL READY".into(),
+        "SAVE".into(),
+        "DATA READY /.FALSE./".into(),
+        "IF (.NOT. READY) THEN".into(),
+        format!("   DO 2 IS = 0, {}", ns - 1),
+        format!("      DO 1 W = 1, {nw}"),
+        "         TAG(W, IS) = -1".into(),
+        "         AGE(W, IS) = 0".into(),
+        "         VAL(W, IS) = 0".into(),
+        "1     CONTINUE".into(),
+        "2  CONTINUE".into(),
+        format!("   DO 3 IB = 0, {}", nb - 1),
+        "      BASE(IB) = 1".into(),
+        "3  CONTINUE".into(),
+        "   HMAX = 1".into(),
+        format!("   DO 4 W = 1, {LONG_HISTORY_BITS}"),
+        "      HMAX = 2 * HMAX".into(),
+        "4  CONTINUE".into(),
+        "   HS = 0".into(),
+        "   HL = 0".into(),
+        "   CLK = 0".into(),
+        "   READY = .TRUE.".into(),
+        "END IF".into(),
+        "K = INT(OUT)".into(),
+        "CLK = CLK + 1".into(),
+        format!("IB = MOD(HS + ID, {nb})"),
+        format!("KEY = HL * {nb} + ID"),
+        format!("IS = INT(MOD(KEY, {ns}))"),
+        "HIT = 0".into(),
+        format!("DO 10 W = 1, {nw}"),
+        "   IF (TAG(W, IS) .EQ. KEY) HIT = W".into(),
+        "10 CONTINUE".into(),
+        "IF (HIT .GT. 0) THEN".into(),
+        "   PRED = VAL(HIT, IS) / 2".into(),
+        "ELSE".into(),
+        "   PRED = BASE(IB) / 2".into(),
+        "END IF".into(),
+        "IF (PRED .NE. K) MISS = MISS + 1".into(),
+        "IF (HIT .GT. 0) THEN".into(),
+        "   VAL(HIT, IS) = MIN(3, MAX(0, VAL(HIT, IS) + 2*K - 1))".into(),
+        "   AGE(HIT, IS) = CLK".into(),
+        "ELSE IF (BASE(IB) / 2 .NE. K) THEN".into(),
+        "   VICT = 1".into(),
+        format!("   DO 20 W = 2, {nw}"),
+        "      IF (AGE(W, IS) .LT. AGE(VICT, IS)) VICT = W".into(),
+        "20 CONTINUE".into(),
+        "   TAG(VICT, IS) = KEY".into(),
+        "   VAL(VICT, IS) = 1 + K".into(),
+        "   AGE(VICT, IS) = CLK".into(),
+        "END IF".into(),
+        "BASE(IB) = MIN(3, MAX(0, BASE(IB) + 2*K - 1))".into(),
+        format!("HS = MOD(2*HS + K, {nb})"),
+        "HL = MOD(2*HL + K, HMAX)".into(),
+        "END".into(),
     ]
-    .map(String::as_str)
-    .join(", ")
+    .iter()
+    .map(|l| fixed_source_line(l))
+    .collect()
 }
 
-/// The type statement of the simulated predictor's variables, with the tables' bounds.
-fn predictor_declaration(names: &Names) -> String {
-    format!(
-        "INTEGER {}(0:7), {}(0:7), {}(0:{}), {}, {}, {}",
-        names.next_table,
-        names.miss_table,
-        names.pattern_table,
-        (1usize << HISTORY_BITS) - 1,
-        names.history,
-        names.index,
-        names.code
-    )
+/// A line of generated source: a leading number up to a blank is a label (columns 1-5), the
+/// rest starts in column 7.
+fn fixed_source_line(line: &str) -> String {
+    match line.split_once(' ') {
+        Some((label, text)) if !label.is_empty() && label.bytes().all(|b| b.is_ascii_digit()) => {
+            fixed_line(label.parse().ok(), text.trim_start())
+        }
+        _ => fixed_line(None, line),
+    }
 }
 
 /// Write the counted copy of a program: one counter per probe, dumped at every STOP and at
@@ -531,12 +567,9 @@ pub fn instrument_counters(
         .then_some(used);
     let n = (used + usize::from(zero_step_flag.is_some())).max(1);
     let mut rw = Rewriter::new(line_length);
-    let size = 1usize << HISTORY_BITS;
     let decl = [
         format!("INTEGER*8 {}", names.counters),
         format!("COMMON /{}/ {}({n})", names.common, names.counters),
-        predictor_declaration(&names),
-        format!("COMMON /{}/ {}", names.tables, predictor_variables(&names)),
     ];
     for (u, unit) in prog.units.iter().enumerate() {
         if unit.kind != UnitKind::BlockData {
@@ -633,24 +666,11 @@ pub fn instrument_counters(
         format!("      INTEGER*8 {c}"),
         format!("      COMMON /{}/ {c}({n})", names.common),
         format!("      DATA {c} /{n}*0/"),
-        format!("      {}", predictor_declaration(&names)),
-        format!(
-            "      COMMON /{}/ {}",
-            names.tables,
-            predictor_variables(&names)
-        ),
-        // Index 2 x counter + outcome: the counter trained by the outcome, and whether the
-        // counter (taken when >= 2) predicted the outcome wrongly.
-        format!("      DATA {} /0, 1, 0, 2, 1, 3, 2, 3/", names.next_table),
-        format!("      DATA {} /0, 1, 0, 1, 1, 0, 1, 0/", names.miss_table),
-        // Counters start weakly not taken; the history empty.
-        format!("      DATA {} /{size}*1/", names.pattern_table),
-        format!(
-            "      DATA {}, {}, {} /0, 0, 0/",
-            names.history, names.index, names.code
-        ),
         "      END".into(),
     ]
+    .into_iter()
+    .chain(predictor_subroutine(&names.predictor))
+    .collect::<Vec<_>>()
     .join("\n")
         + "\n";
     Instrumented {

@@ -1,17 +1,19 @@
-//! Rule 15 through a real run: the simulated predictor misses random outcomes and learns a
-//! pattern.
+//! Rule 15 through a real run: the simulated predictor misses random outcomes, learns a
+//! pattern, and learns a repeated random sequence up to the tagged table's capacity.
 
 use model::Param;
 use std::path::Path;
 
-#[test]
-fn random_branches_miss_and_patterned_ones_do_not() {
+/// Analyze a fixture dynamically, with or without the simulated predictor.
+fn analyze_fixture(name: &str, simulate_branches: bool) -> Option<analyzer::Analysis> {
     let Ok(compiler) = harness::Compiler::find(None, &["-O0".to_string()]) else {
         eprintln!("skipping: gfortran is not installed");
-        return;
+        return None;
     };
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/branches.f");
-    let run = |simulate_branches: bool| {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    Some(
         analyzer::analyze_dynamic(
             std::slice::from_ref(&file),
             &analyzer::AnalyzeOptions {
@@ -21,18 +23,46 @@ fn random_branches_miss_and_patterned_ones_do_not() {
             &compiler,
             &analyzer::RunSpec::default(),
         )
+        .unwrap(),
+    )
+}
+
+fn misses_in(a: &analyzer::Analysis, unit: &str) -> u64 {
+    a.stats
+        .units
+        .iter()
+        .find(|u| u.name == unit)
+        .and_then(|u| u.dynamic_counts.as_ref())
+        .map(|c| c.get(Param::BMIS))
         .unwrap()
+}
+
+#[test]
+fn a_repeated_sequence_is_learned_up_to_the_tables_capacity() {
+    let Some(simulated) = analyze_fixture("long_sequences.f", true) else {
+        return;
     };
-    let (simulated, bound) = (run(true), run(false));
-    let misses_in = |a: &analyzer::Analysis, unit: &str| {
-        a.stats
-            .units
-            .iter()
-            .find(|u| u.name == unit)
-            .and_then(|u| u.dynamic_counts.as_ref())
-            .map(|c| c.get(Param::BMIS))
-            .unwrap()
+    // 3000 random outcomes, 10 passes: about half of the first pass missed, few after.
+    let short = misses_in(&simulated, "SHORTS");
+    assert!(
+        (1000..=2500).contains(&short),
+        "3000 outcomes x 10: {short} misses"
+    );
+    // 120000 outcomes, 3 passes: more contexts than the table holds, about half missed in
+    // every pass (a table of unbounded capacity would miss about 60000 in all).
+    let long = misses_in(&simulated, "LONGS");
+    assert!(
+        (140_000..=200_000).contains(&long),
+        "120000 outcomes x 3: {long} misses"
+    );
+}
+
+#[test]
+fn random_branches_miss_and_patterned_ones_do_not() {
+    let Some(simulated) = analyze_fixture("branches.f", true) else {
+        return;
     };
+    let bound = analyze_fixture("branches.f", false).unwrap();
     // 4000 evaluations each: random signs miss about half the time, the pattern almost never.
     let misses = |unit: &str| misses_in(&simulated, unit);
     let (random, pattern) = (misses("RANDOM"), misses("PATTRN"));

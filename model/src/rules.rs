@@ -549,8 +549,11 @@ pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts
 
 /// Rule 15 (opcost's refinement): the mispredicted branches of an IF that ran `executions`
 /// times and went to its consequent (or THEN block) `taken` times, `simulated` being the
-/// misses of a predictor run on its actual outcomes (the analyzer simulates a global-history
-/// one: the last outcomes of the watched IFs index 2-bit counters). A condition on array data
+/// misses of a predictor run on its actual outcomes (the analyzer simulates a two-level
+/// global-history one: 2-bit counters indexed by the last 12 outcomes of the watched IFs, and
+/// a tagged table of about 32 K contexts of the last 40 outcomes, which learns a sequence a
+/// program goes through again, as the hardware does up to about 20 000-40 000 outcomes;
+/// README, refinement 14). A condition on array data
 /// (`data_dependent`) can defeat the hardware predictor: it misses the simulated count, at most
 /// min(taken, not taken) (the best guess for independent outcomes). A condition on scalars only
 /// (loop counters, flags, MOD patterns) is taken to be learned and costs no misses; so are DO
