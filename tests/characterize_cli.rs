@@ -363,3 +363,67 @@ fn resuming_a_complete_file_measures_only_what_this_version_added() {
         observations(&whole, "BMIS.0")
     );
 }
+
+#[test]
+fn resuming_with_another_statistic_re_estimates_without_measuring() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("stat.json");
+    let out_s = out.to_str().unwrap();
+    let run = |args: &[&str]| {
+        Command::cargo_bin("opcost")
+            .unwrap()
+            .args(["characterize", "--quick", "--no-self-check", "--no-xray"])
+            .args(args)
+            .arg("--cache-dir")
+            .arg(dir.path().join("cache"))
+            .assert()
+    };
+    run(&["--only", "ARSL", "--statistic", "mean", "--out", out_s]).success();
+    let by_mean = read(&out);
+    assert_eq!(by_mean["settings"]["statistic"], "mean");
+    run(&["--resume", out_s, "--statistic", "min"])
+        .success()
+        .stderr(predicates::str::contains("re-estimating"));
+    let by_min = read(&out);
+    assert_eq!(by_min["settings"]["statistic"], "min");
+    assert_eq!(by_min["complete"], true);
+    // Nothing was measured again: every experiment's observations are as they were.
+    assert_eq!(by_min["experiments"], by_mean["experiments"]);
+    // The loop control's time per pass is the smallest pass now, not the mean one.
+    let overhead = |doc: &Value| doc["timer"]["loop_overhead"]["mean_ns"].as_f64().unwrap();
+    assert!(
+        overhead(&by_min) <= overhead(&by_mean),
+        "{} > {}",
+        overhead(&by_min),
+        overhead(&by_mean)
+    );
+    assert_ne!(by_min["parameters"], by_mean["parameters"]);
+    // The same statistic again has nothing to do.
+    run(&["--resume", out_s, "--statistic", "min"])
+        .failure()
+        .stderr(predicates::str::contains("already complete"));
+}
+
+#[test]
+fn a_new_characterization_estimates_by_the_minimum() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("default.json");
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["characterize", "--quick", "--no-self-check", "--no-xray"])
+        .args(["--only", "AISL", "--out"])
+        .arg(&out)
+        .arg("--cache-dir")
+        .arg(dir.path().join("cache"))
+        .assert()
+        .success();
+    assert_eq!(read(&out)["settings"]["statistic"], "min");
+}

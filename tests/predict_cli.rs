@@ -146,24 +146,48 @@ fn validate_reports_real_against_predicted() {
     let text = String::from_utf8_lossy(&out);
     assert!(text.contains("Within 5 %"), "{text}");
     let mut r = csv::Reader::from_path(&csv).unwrap();
-    assert_eq!(r.headers().unwrap().get(11), Some("host_speed"));
+    let headers = r.headers().unwrap().clone();
     let rec = r.records().next().unwrap().unwrap();
-    assert_eq!(&rec[0], "tiny");
-    let real: f64 = rec[1].parse().unwrap();
-    let predicted: f64 = rec[5].parse().unwrap();
+    let col = |name: &str| {
+        let i = headers.iter().position(|h| h == name).unwrap();
+        rec[i].to_string()
+    };
+    let num = |name: &str| col(name).parse::<f64>().unwrap();
+    assert_eq!(col("program"), "tiny");
+    let real = num("real_s");
+    let predicted = num("predicted_s");
     assert!(real > 0.0 && predicted > 0.0);
+    // The characterization is by the minimum (the default), so the real time is the fastest
+    // run's CPU time, and the error is against it.
+    assert_eq!(col("real_is"), "cpu_min");
+    assert_eq!(real, num("real_cpu_min_s"));
+    assert!(real <= num("real_cpu_median_s"));
+    // The error against it, from the JSON's unrounded values.
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let row = &v["programs"][0];
+    let f = |k: &str| row[k].as_f64().unwrap();
+    assert_eq!(row["real_time"], "minimum");
+    let expected = 100.0 * (f("predicted_s") - f("real_s")) / f("real_s");
+    assert!((f("error_percent") - expected).abs() < 1e-9);
+    assert!(
+        text.contains("real = minimum CPU time of the runs"),
+        "{text}"
+    );
     // The host probe re-ran the characterization's tests: a speed ratio, and the error of the
     // prediction scaled by it.
     assert!(text.contains("Host speed:"), "{text}");
-    let speed: f64 = rec[11].parse().unwrap();
+    let speed = f("host_speed");
     assert!((0.2..5.0).contains(&speed), "host speed {speed}");
-    let adjusted: f64 = rec[12].parse().unwrap();
-    let expected = 100.0 * (predicted * speed - real) / real;
     assert!(
-        (adjusted - expected).abs() < 0.1,
+        (num("host_speed") - speed).abs() < 1e-4,
+        "CSV and JSON agree"
+    );
+    let adjusted = f("host_adjusted_error_percent");
+    let expected = 100.0 * (f("predicted_s") * speed - f("real_s")) / f("real_s");
+    assert!(
+        (adjusted - expected).abs() < 1e-9,
         "{adjusted} vs {expected}"
     );
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["summary"]["programs"], 1);
     assert_eq!(v["programs"][0]["runs"], 2);
     assert_eq!(v["programs"][0]["cpu_runs_s"].as_array().unwrap().len(), 2);

@@ -85,12 +85,15 @@ pub struct Options {
 impl Options {
     /// The default: TMAX 0.04 s and 10 observations per experiment from two processes (two
     /// rounds: two runs differed by 5.5 % per parameter (median) against 10.5 % with one, for
-    /// 7 s more), the mean.
+    /// 7 s more), the minimum: the same observations of a characterization made in a busy
+    /// hour and of one made in a quiet hour gave parameters 12.7 % apart (median over the
+    /// parameters) by the mean and 3.5 % apart by the minimum (README, refinement 15); the
+    /// host's disturbances only slow a test down (seed 003 section 2.1).
     pub fn standard() -> Self {
         Options {
             tmax_s: 0.04,
             repeat: 10,
-            statistic: Statistic::Mean,
+            statistic: Statistic::Min,
             quick: false,
             only: None,
             no_self_check: false,
@@ -419,7 +422,8 @@ fn body_times(result: &Characterization, built: &[Experiment]) -> BTreeMap<Strin
 
 /// How fast the host runs the characterization's own tests now, against when `machine` was
 /// characterized: every experiment it recorded is run again for one observation of `tmax_s`
-/// (from the recorded loop count) and its time per pass divided by the recorded mean. On a
+/// (from the recorded loop count) and its time per pass divided by the recorded one (the
+/// characterization's statistic of its observations: for the minimum, the undisturbed time). On a
 /// shared host the same test's speed wanders by 10-30 % over an hour (README, "Benchmarks"),
 /// so `opcost validate` probes this between its rounds to tell the model's error from the
 /// host's drift.
@@ -456,7 +460,8 @@ pub fn host_speed(
         let Some(old) = machine.experiment(&e.name) else {
             continue;
         };
-        let before = stats::summarize(&pass_times(machine, old), Statistic::Mean).value;
+        let statistic = machine.settings.statistic;
+        let before = stats::summarize(&pass_times(machine, old), statistic).value;
         if before.is_nan() || before <= 0.0 || old.iterations == 0 {
             continue;
         }
@@ -465,7 +470,7 @@ pub fn host_speed(
         let out = run_one(&built, i + 1, &opts, (1, old.iterations), cancel, limit)
             .map_err(|error| run_failure(e, &params, error, progress))?;
         let now = parse_observations(e, &params, &out)?;
-        let after = stats::summarize(&pass_times(machine, &now), Statistic::Mean).value;
+        let after = stats::summarize(&pass_times(machine, &now), statistic).value;
         if after > 0.0 {
             ratios.push((e.name.clone(), after / before));
         }

@@ -4,7 +4,7 @@ use anyhow::{bail, Result};
 use predictor::predict::PartPrediction;
 use predictor::validate::{
     apply_host_speed, finish_program, prepare_program, summarize, summarize_host_adjusted,
-    time_in_rounds, validation_csv, PartComparison, ProgramValidation, ValidateError,
+    time_in_rounds, validation_csv, PartComparison, ProgramValidation, RealTime, ValidateError,
     ValidateOptions,
 };
 use std::path::PathBuf;
@@ -18,12 +18,16 @@ use std::time::Duration;
 
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
 and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
-of a shared machine touches them all) and compare with each one's median CPU time. Writes
-results/validation-<machine file>.csv and .svg (predicted vs real, log-log).
+of a shared machine touches them all) and compare with each one's CPU time, summarized as the
+characterization summarized its tests: the fastest run for a characterization by the minimum
+(the default: the undisturbed machine on both sides), the median run otherwise; both are in
+the CSV and JSON. Writes results/validation-<machine file>.csv and .svg (predicted vs real,
+log-log).
 
 Before each round the characterization's own tests run again, one short observation each, and
-their time now over their recorded time gives the host's speed against the day it was
-characterized (median over the tests). The errors stay those of the predictions as they are;
+their time now over their recorded time (as the characterization summarized them: for a
+characterization by the minimum, its undisturbed time) gives the host's speed against the day
+it was characterized (median over the tests). The errors stay those of the predictions as they are;
 beside them, the error once the prediction is scaled by that speed tells the model's share of
 an error from the host's drift (a shared machine's speed wanders by 10-30 % over an hour).
 --no-host-probe skips this (about 5 s a round per system).")]
@@ -159,7 +163,7 @@ pub fn run(a: Args) -> Result<()> {
     bar.finish_and_clear();
     let mut rows: Vec<Vec<ProgramValidation>> = vec![Vec::new(); machines.len()];
     for ((p, (cpu, wall)), k) in prepared.into_iter().zip(times).zip(owner) {
-        rows[k].push(finish_program(p, &cpu, &wall));
+        rows[k].push(finish_program(p, &cpu, &wall, RealTime::of(&machines[k])));
     }
     // Probed speeds per system, where there are any.
     let speeds: Vec<&[f64]> = speeds
@@ -216,7 +220,7 @@ fn report(
         .unwrap_or_else(|| PathBuf::from(format!("results/validation-{stem}.svg")));
     let points: Vec<(String, f64, f64)> = rows
         .iter()
-        .map(|r| (r.program.clone(), r.predicted_s, r.cpu_median_s))
+        .map(|r| (r.program.clone(), r.predicted_s, r.real_s))
         .collect();
     predictor::plot::predicted_vs_real(
         &points,
@@ -238,10 +242,11 @@ fn print_table(rows: &[ProgramValidation]) {
     use prettytable::{format, row, Table};
     let mut t = Table::new();
     t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t.set_titles(row!["Program", r->"Real CPU (s)", r->"Runs' spread %", r->"Wall min (s)", r->"Predicted (s)", r->"± 90 %", r->"Error %"]);
+    t.set_titles(row!["Program", r->"Real (s)", r->"CPU median (s)", r->"Runs' spread %", r->"Wall min (s)", r->"Predicted (s)", r->"± 90 %", r->"Error %"]);
     for r in rows {
         t.add_row(row![
             r.program,
+            r->format!("{:.3}", r.real_s),
             r->format!("{:.3}", r.cpu_median_s),
             r->format!("{:.0}", r.spread_percent()),
             r->format!("{:.3}", r.wall_min_s),
@@ -250,7 +255,8 @@ fn print_table(rows: &[ProgramValidation]) {
             r->format!("{:+.1}", r.error_percent)
         ]);
     }
-    println!("Predicted against real run times (seed table 6.1; real = median CPU time of the runs, spread = (max - min) / median):");
+    let real = rows.first().map_or("", |r| r.real_time.describe());
+    println!("Predicted against real run times (seed table 6.1; real = {real}, spread = (max - min) / median):");
     t.printstd();
     let s = summarize(rows);
     println!(
