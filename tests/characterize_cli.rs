@@ -304,6 +304,17 @@ fn resuming_a_foreign_or_newer_file_is_refused_clearly() {
         .stderr(predicates::str::contains("not a JSON file"));
 }
 
+/// `opcost characterize --quick` without self-check and X-Ray, its tests built in `dir`.
+fn quick_characterize(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["characterize", "--quick", "--no-self-check", "--no-xray"])
+        .args(args)
+        .arg("--cache-dir")
+        .arg(dir.join("cache"))
+        .assert()
+}
+
 #[test]
 fn resuming_a_complete_file_measures_only_what_this_version_added() {
     if !have_gfortran() {
@@ -312,15 +323,7 @@ fn resuming_a_complete_file_measures_only_what_this_version_added() {
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bm.json");
-    let run = |args: &[&str]| {
-        Command::cargo_bin("opcost")
-            .unwrap()
-            .args(["characterize", "--quick", "--no-self-check", "--no-xray"])
-            .args(args)
-            .arg("--cache-dir")
-            .arg(dir.path().join("cache"))
-            .assert()
-    };
+    let run = |args: &[&str]| quick_characterize(dir.path(), args);
     let out_s = out.to_str().unwrap();
     run(&["--only", "BMIS,BMIR", "--out", out_s]).success();
     let whole = read(&out);
@@ -373,15 +376,7 @@ fn resuming_with_another_statistic_re_estimates_without_measuring() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("stat.json");
     let out_s = out.to_str().unwrap();
-    let run = |args: &[&str]| {
-        Command::cargo_bin("opcost")
-            .unwrap()
-            .args(["characterize", "--quick", "--no-self-check", "--no-xray"])
-            .args(args)
-            .arg("--cache-dir")
-            .arg(dir.path().join("cache"))
-            .assert()
-    };
+    let run = |args: &[&str]| quick_characterize(dir.path(), args);
     run(&["--only", "ARSL", "--statistic", "mean", "--out", out_s]).success();
     let by_mean = read(&out);
     assert_eq!(by_mean["settings"]["statistic"], "mean");
@@ -416,14 +411,10 @@ fn a_new_characterization_estimates_by_the_minimum() {
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("default.json");
-    Command::cargo_bin("opcost")
-        .unwrap()
-        .args(["characterize", "--quick", "--no-self-check", "--no-xray"])
-        .args(["--only", "AISL", "--out"])
-        .arg(&out)
-        .arg("--cache-dir")
-        .arg(dir.path().join("cache"))
-        .assert()
-        .success();
+    quick_characterize(
+        dir.path(),
+        &["--only", "AISL", "--out", out.to_str().unwrap()],
+    )
+    .success();
     assert_eq!(read(&out)["settings"]["statistic"], "min");
 }

@@ -337,6 +337,29 @@ fn compare_reads_the_committed_characterizations() {
         "the reference is 1 against itself"
     );
     assert!(dir.path().join("charts/region-01.svg").exists());
+    // The committed files are estimated alike: no warning. One re-labelled as by the mean
+    // is warned about (its parameters would differ by the statistic alone).
+    let stderr = |files: &[PathBuf]| {
+        let out = Command::cargo_bin("opcost")
+            .unwrap()
+            .arg("compare")
+            .args(files)
+            .assert()
+            .success()
+            .get_output()
+            .stderr
+            .clone();
+        String::from_utf8_lossy(&out).into_owned()
+    };
+    assert!(!stderr(&files[..2]).contains("estimated differently"));
+    let mut by_mean: Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
+    by_mean["settings"]["statistic"] = "mean".into();
+    let relabelled = dir.path().join("by-mean.json");
+    std::fs::write(&relabelled, by_mean.to_string()).unwrap();
+    let warned = stderr(&[files[0].clone(), relabelled]);
+    assert!(warned.contains("estimated differently"), "{warned}");
+    assert!(warned.contains("by-mean by the mean"), "{warned}");
 }
 
 #[test]

@@ -136,7 +136,7 @@ impl From<StatisticArg> for Statistic {
     }
 }
 
-fn statistic_name(s: Statistic) -> &'static str {
+pub(crate) fn statistic_name(s: Statistic) -> &'static str {
     match s {
         Statistic::Mean => "mean",
         Statistic::Median => "median",

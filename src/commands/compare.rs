@@ -58,6 +58,25 @@ pub fn run(a: Args) -> Result<()> {
             machine: crate::commands::characterize::load(p)?,
         });
     }
+    // Parameters by the mean and by the minimum differ by 10 % or more on a shared host
+    // (README, refinement 15): that would read as a difference between the systems.
+    let statistic = |s: &System| s.machine.settings.statistic;
+    if systems
+        .iter()
+        .any(|s| statistic(s) != statistic(&systems[0]))
+    {
+        let each: Vec<String> = systems
+            .iter()
+            .map(|s| {
+                let name = crate::commands::characterize::statistic_name(statistic(s));
+                format!("{} by the {name}", s.name)
+            })
+            .collect();
+        eprintln!(
+            "warning: the systems' parameters are estimated differently ({}); re-estimate them alike with `opcost characterize --resume FILE --statistic min`",
+            each.join(", ")
+        );
+    }
     let reference = match &a.reference {
         None => 0,
         Some(r) => match systems.iter().position(|s| &s.name == r) {
