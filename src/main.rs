@@ -41,7 +41,18 @@ enum Command {
     Time(commands::time::Args),
 }
 
+/// A closed pipe (`opcost show FILE | head`) ends the program quietly, as it ends other Unix
+/// tools, instead of a panic in `println!` (Rust's runtime ignores SIGPIPE).
+fn die_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: first thing in main, before any thread exists; SIG_DFL is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    die_quietly_on_a_closed_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Characterize(a) => commands::characterize::run(a),

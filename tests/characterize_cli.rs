@@ -137,7 +137,35 @@ fn quick_characterization_of_a_few_regions_is_sane() {
         .success()
         .stdout(predicates::str::contains(
             "Region 1: real single, local operands",
+        ))
+        .stdout(predicates::str::contains(
+            "each test: the minimum of 5 observations",
         ));
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_show_without_a_panic() {
+    use std::process::Stdio;
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let file = std::fs::read_dir(&committed)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .expect("a committed characterization");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("opcost"))
+        .arg("show")
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the pipe before opcost writes (it reads the file first), as `| true` does: its
+    // whole table would fit in the pipe's buffer, so a reader that stops after a line would
+    // not make it fail.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]

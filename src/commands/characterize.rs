@@ -44,6 +44,14 @@ pub fn show(a: ShowArgs) -> Result<()> {
             " — INCOMPLETE: resume it"
         }
     );
+    let st = &c.settings;
+    println!(
+        "each test: the {} of {} observations of TMAX {} s from {} processes",
+        statistic_name(st.statistic),
+        st.repeat,
+        st.tmax_s,
+        st.rounds
+    );
     print_report(&c);
     if let Some(x) = &c.xray {
         print!("\n{}", crate::commands::xray::render(x));
