@@ -56,6 +56,17 @@ pub enum Statistic {
     Min,
 }
 
+impl Statistic {
+    /// The estimator's name in messages ("the minimum of ...").
+    pub fn name(self) -> &'static str {
+        match self {
+            Statistic::Mean => "mean",
+            Statistic::Median => "median",
+            Statistic::Min => "minimum",
+        }
+    }
+}
+
 /// How a parameter was isolated (seed 004 section 4.4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

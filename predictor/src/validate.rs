@@ -533,9 +533,10 @@ pub fn finish_program(
     real_time: RealTime,
 ) -> ProgramValidation {
     let cpu_min = cpu.iter().cloned().fold(f64::INFINITY, f64::min);
+    let cpu_median = median(cpu);
     let real = match real_time {
         RealTime::Minimum => cpu_min,
-        RealTime::Median => median(cpu),
+        RealTime::Median => cpu_median,
     };
     let predicted = p.prediction.total.seconds();
     ProgramValidation {
@@ -544,7 +545,7 @@ pub fn finish_program(
         predicted_s: predicted,
         predicted_ci_low_s: p.prediction.total.time.ci_low_ns * 1e-9,
         predicted_ci_high_s: p.prediction.total.time.ci_high_ns * 1e-9,
-        cpu_median_s: median(cpu),
+        cpu_median_s: cpu_median,
         cpu_min_s: cpu_min,
         wall_median_s: median(wall),
         wall_min_s: wall.iter().cloned().fold(f64::INFINITY, f64::min),

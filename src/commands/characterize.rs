@@ -47,7 +47,7 @@ pub fn show(a: ShowArgs) -> Result<()> {
     let st = &c.settings;
     println!(
         "each test: the {} of {} observations of TMAX {} s from {} processes",
-        statistic_name(st.statistic),
+        st.statistic.name(),
         st.repeat,
         st.tmax_s,
         st.rounds
@@ -144,14 +144,6 @@ impl From<StatisticArg> for Statistic {
     }
 }
 
-pub(crate) fn statistic_name(s: Statistic) -> &'static str {
-    match s {
-        Statistic::Mean => "mean",
-        Statistic::Median => "median",
-        Statistic::Min => "minimum",
-    }
-}
-
 /// Read a characterization file, with a clear error for a foreign, damaged or old one.
 pub fn load(path: &Path) -> Result<Characterization> {
     let text = std::fs::read_to_string(path)
@@ -199,8 +191,8 @@ pub fn run(a: Args) -> Result<()> {
             eprintln!(
                 "re-estimating the parameters of {} by the {} of its recorded observations (was: {})",
                 path.display(),
-                statistic_name(statistic),
-                statistic_name(prev.settings.statistic)
+                statistic.name(),
+                prev.settings.statistic.name()
             );
         }
         let mut prev = prev;

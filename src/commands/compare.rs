@@ -67,10 +67,7 @@ pub fn run(a: Args) -> Result<()> {
     {
         let each: Vec<String> = systems
             .iter()
-            .map(|s| {
-                let name = crate::commands::characterize::statistic_name(statistic(s));
-                format!("{} by the {name}", s.name)
-            })
+            .map(|s| format!("{} by the {}", s.name, statistic(s).name()))
             .collect();
         eprintln!(
             "warning: the systems' parameters are estimated differently ({}); re-estimate them alike with `opcost characterize --resume FILE --statistic min`",
