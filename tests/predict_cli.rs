@@ -113,6 +113,83 @@ fn predict_breaks_the_time_down_and_exports_parse_back() {
         .contains("| param | operation |"));
 }
 
+/// Rule 17 end to end: the loop of eight array updates is charged at least its instructions
+/// (counted in the machine compiler's assembly) times INST; without the source the
+/// prediction says the bound is missing.
+#[test]
+fn a_loop_of_array_statements_lasts_at_least_its_instructions_issue_time() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let machine: Value =
+        serde_json::from_str(&std::fs::read_to_string(quick_machine()).unwrap()).unwrap();
+    let inst = machine["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["mnemonic"] == "INST")
+        .expect("the characterization measures INST")["estimate"]["mean_ns"]
+        .as_f64()
+        .unwrap();
+    assert!(inst > 0.0, "{inst}");
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("issue.f");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/issue.f"),
+        &source,
+    )
+    .unwrap();
+    let predict = |input: &Path, out: &Path| {
+        Command::cargo_bin("opcost")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["predict", "--machine"])
+            .arg(quick_machine())
+            .arg(input)
+            .arg("--json")
+            .arg(out)
+            .assert()
+            .success();
+        serde_json::from_str::<Value>(&std::fs::read_to_string(out).unwrap()).unwrap()
+    };
+    let p = predict(Path::new("issue.f"), &dir.path().join("p.json"));
+    let rows = p["total"]["rows"].as_array().unwrap();
+    let issue = rows
+        .iter()
+        .find(|r| r["mnemonic"] == "INST")
+        .expect("an issue-bound loop has an INST row");
+    let instructions = issue["times_executed"].as_f64().unwrap();
+    // 300 x 1000 iterations of eight updates, each several instructions at -O0 (a load,
+    // an add and a store at the least, and the subscript's arithmetic).
+    assert!(instructions >= 300.0 * 1000.0 * 8.0 * 4.0, "{instructions}");
+    let total = p["total"]["time"]["mean_ns"].as_f64().unwrap();
+    assert!(
+        total >= 0.999 * instructions * inst,
+        "{total} ns < {instructions} x {inst} ns"
+    );
+    // The same statistics without the source: no bound, and a warning that says so.
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["analyze", "--dynamic", "--json", "stats.json", "issue.f"])
+        .assert()
+        .success();
+    std::fs::remove_file(&source).unwrap();
+    let q = predict(&dir.path().join("stats.json"), &dir.path().join("q.json"));
+    assert!(q["total"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["mnemonic"] != "INST"));
+    let warnings = q["warnings"].to_string();
+    assert!(
+        warnings.contains("rule 17") && warnings.contains("issue.f"),
+        "{warnings}"
+    );
+    assert!(q["total"]["time"]["mean_ns"].as_f64().unwrap() < total);
+}
+
 #[test]
 fn validate_reports_real_against_predicted() {
     if !have_gfortran() {

@@ -265,6 +265,7 @@ pub fn program_stats(
                 }),
                 recurrences: l.recurrences,
                 regions: prog.statement(l.first).regions.clone(),
+                instructions: None,
             }
         })
         .collect();

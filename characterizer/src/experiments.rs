@@ -787,6 +787,35 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         });
     }
 
+    // Rule 17: INST, the time per instruction when the CPU's issue is the limit: independent
+    // updates of distinct elements `RA1(Kk) = RA1(Kk) + Ak`, the shape of a program's array
+    // loops at -O0, enough of them that the loop's own chains leave the issue busy. Each
+    // statement counts one INST here; the solve divides the pass time by the instructions the
+    // compiler emitted for the pass instead (`ExperimentRecord::instructions`).
+    let mut inits: Vec<(String, String)> = (1..=CHAINS)
+        .map(|k| (index(k).name, format!("IVAL({k})")))
+        .collect();
+    inits.extend((1..=CHAINS).map(|k| (FLAVORS[0].a(k).name, FLAVORS[0].value(0.0))));
+    let body = (1..=CHAINS)
+        .map(|k| {
+            let elem = format!("RA1({})", index(k).name);
+            BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!("{elem} = {elem} + {}", FLAVORS[0].a(k).name),
+                }],
+                counts: OpCounts::one(Param::INST),
+            }
+        })
+        .collect();
+    exps.push(exp(
+        "INST".into(),
+        "independent element updates: issue-bound",
+        inits,
+        body,
+    ));
+    groups.push(single(&[Param::INST], "INST"));
+
     // Regions 11-12: intrinsics, each in a chain with an attracting fixed point at a typical
     // argument (seed 004 section 4.2.4: their time depends on the argument).
     for f in [FLAVORS[0], FLAVORS[1]] {

@@ -129,7 +129,9 @@ fn guard_for(name: &str) -> Option<&'static str> {
     }
 }
 
-fn test_subroutine(w: &mut FixedForm, index: usize, e: &Experiment) {
+/// Write experiment `e`'s subroutine; returns the lines of one pass (the body and the loop
+/// control around it).
+fn test_subroutine(w: &mut FixedForm, index: usize, e: &Experiment) -> Range<usize> {
     w.comment(&format!("Experiment {}: {}", e.name, e.purpose));
     w.s(&format!("SUBROUTINE TE{index:03}(TMAX, NREP, LIMIT0, PA1)"));
     w.s("IMPLICIT NONE");
@@ -152,6 +154,7 @@ fn test_subroutine(w: &mut FixedForm, index: usize, e: &Experiment) {
     w.s("KOBS = 0");
     w.stmt(Some(1), "NCOUNT = 1");
     w.s("CALL CPU_TIME(T0)");
+    let pass_start = w.lines + 1;
     w.stmt(Some(2), "IF (NCOUNT .GT. LIMIT) GO TO 3");
     for stmt in &e.body {
         for Line { label, text } in &stmt.lines {
@@ -160,6 +163,7 @@ fn test_subroutine(w: &mut FixedForm, index: usize, e: &Experiment) {
     }
     w.s("NCOUNT = NCOUNT + 1");
     w.s("GO TO 2");
+    let pass = pass_start..w.lines + 1;
     w.stmt(Some(3), "CALL CPU_TIME(T1)");
     w.comment("Calibrate until one observation lasts TMAX (seed 004 fig. 4.4).");
     w.s("IF (KOBS .EQ. 0 .AND. T1 - T0 .LT. TMAX .AND. LIMIT .LT. 2000000000) THEN");
@@ -181,6 +185,7 @@ fn test_subroutine(w: &mut FixedForm, index: usize, e: &Experiment) {
     w.s("CALL CHKRA(RA2, 64, 'RA2')");
     w.s("CALL SNKOUT");
     w.s("END");
+    pass
 }
 
 /// The generated test program and where each experiment's subroutine lies in it (to name the
@@ -190,6 +195,9 @@ pub struct TestProgram {
     pub support_source: String,
     /// 1-based line ranges of each experiment's subroutine, by experiment index.
     pub line_ranges: Vec<Range<usize>>,
+    /// 1-based line ranges of one pass of each experiment's loop (its body and the loop
+    /// control), by experiment index.
+    pub pass_ranges: Vec<Range<usize>>,
 }
 
 impl TestProgram {
@@ -221,15 +229,17 @@ pub fn generate(experiments: &[Experiment]) -> TestProgram {
     w.s("END");
     clock_test(&mut w);
     let mut ranges = Vec::new();
+    let mut passes = Vec::new();
     for (i, e) in experiments.iter().enumerate() {
         let start = w.lines + 1;
-        test_subroutine(&mut w, i + 1, e);
+        passes.push(test_subroutine(&mut w, i + 1, e));
         ranges.push(start..w.lines + 1);
     }
     TestProgram {
         tests_source: w.text,
         support_source: support(),
         line_ranges: ranges,
+        pass_ranges: passes,
     }
 }
 

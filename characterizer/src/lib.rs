@@ -254,6 +254,9 @@ fn params_of(e: &Experiment, groups: &[Group]) -> String {
 struct Built {
     exe: PathBuf,
     experiments: Vec<Experiment>,
+    /// Instructions of one pass of each experiment's loop in the compiler's assembly (rule
+    /// 17); None when the assembly has no line directives.
+    instructions: Vec<Option<u64>>,
 }
 
 fn build(
@@ -326,7 +329,40 @@ fn build(
             })?;
         std::fs::write(&stamp, key).map_err(io(&stamp))?;
     }
-    Ok(Built { exe, experiments })
+    let instructions = body_instructions(compiler, &program, &tests, fresh);
+    Ok(Built {
+        exe,
+        experiments,
+        instructions,
+    })
+}
+
+/// The instructions of one pass of each test's loop in the assembly of the tests (rule 17:
+/// INST divides by them).
+/// The listing is kept beside the build and made again with it. A compiler whose assembly
+/// has no line directives (flang-new 16 ignores -g) gives None: INST is then not measured.
+fn body_instructions(
+    compiler: &Compiler,
+    program: &fortran::TestProgram,
+    tests: &Path,
+    fresh: bool,
+) -> Vec<Option<u64>> {
+    let asm = tests.with_extension("s");
+    let listing = (fresh && asm.exists())
+        .then_some(())
+        .or_else(|| compiler.assemble(tests, &asm).ok())
+        .and_then(|_| std::fs::read_to_string(&asm).ok())
+        .map(|text| harness::LineInstructions::parse(&text))
+        .filter(|li| !li.is_empty());
+    let name = tests.display().to_string();
+    program
+        .pass_ranges
+        .iter()
+        .map(|r| {
+            let li = listing.as_ref()?;
+            Some(r.clone().map(|line| li.at(&name, line as u32)).sum())
+        })
+        .collect()
 }
 
 /// The loop count a test's calibration starts from when no earlier round calibrated it.
@@ -482,6 +518,21 @@ pub fn host_speed(
     })
 }
 
+/// INST (rule 17): the time of one pass of the issue-bound test, loop control included, over
+/// the instructions of that pass in the assembly. A ratio, not a difference of two tests:
+/// the host's drift between two tests (10-50 % over seconds) made the difference wander
+/// from 0.059 to 0.095 ns in four runs. None when the instructions were not recorded.
+fn instruction_issue(result: &Characterization, g: &Group) -> Option<Measured> {
+    let rec = result.experiment(g.experiments.first()?)?;
+    let instructions = rec.instructions? as f64;
+    let pass = stats::summarize(&pass_times(result, rec), result.settings.statistic);
+    Some(Measured {
+        value: pass.value / instructions,
+        std_error: pass.std_error / instructions,
+        n: pass.n,
+    })
+}
+
 /// Recompute every parameter whose experiments are all recorded (seed 004 section 4.5).
 pub fn solve_parameters(result: &mut Characterization) -> Result<(), CharacterizeError> {
     let (exps, groups) = experiments::catalogue();
@@ -493,6 +544,19 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
     let mut params = Vec::new();
     for g in &groups {
         if !g.all_experiments().iter().all(|n| bodies.contains_key(n)) {
+            continue;
+        }
+        if g.unknowns == [Param::INST] {
+            if let Some(m) = instruction_issue(result, g) {
+                known.insert(Param::INST, m);
+                params.push(ParameterResult {
+                    mnemonic: Param::INST,
+                    number: Param::INST.def().number,
+                    estimate: stats::to_estimate(m),
+                    test_kind: TestKind::Direct,
+                    experiments: g.all_experiments(),
+                });
+            }
             continue;
         }
         let counts: Vec<_> = g
@@ -618,6 +682,7 @@ fn parse_observations(
         name: e.name.clone(),
         iterations: limit,
         observations_s: obs,
+        instructions: None,
     })
 }
 
@@ -739,7 +804,8 @@ pub fn run(
         if cancel.load(Ordering::SeqCst) {
             return Err(CharacterizeError::Interrupted { done, total });
         }
-        let record = parse_observations(e, &params, &out)?;
+        let mut record = parse_observations(e, &params, &out)?;
+        record.instructions = built.instructions[i];
         match result
             .experiments
             .iter_mut()
@@ -747,12 +813,15 @@ pub fn run(
         {
             // The same per-pass times at the first round's loop count (a process that
             // recalibrated ran a different count).
-            Some(old) => old.observations_s.extend(
-                record
-                    .observations_s
-                    .iter()
-                    .map(|s| s * old.iterations as f64 / record.iterations as f64),
-            ),
+            Some(old) => {
+                old.instructions = record.instructions.or(old.instructions);
+                old.observations_s.extend(
+                    record
+                        .observations_s
+                        .iter()
+                        .map(|s| s * old.iterations as f64 / record.iterations as f64),
+                )
+            }
             None => result.experiments.push(record),
         }
         solve_parameters(result)?;

@@ -143,6 +143,18 @@ impl Compiler {
         self.run(&args, source, source.parent().unwrap_or(Path::new(".")))
     }
 
+    /// Compile one source file to an assembly listing with line directives (`-S -g`).
+    pub fn assemble(&self, source: &Path, out: &Path) -> Result<(), CompileError> {
+        let args: Vec<&std::ffi::OsStr> = vec![
+            "-S".as_ref(),
+            "-g".as_ref(),
+            source.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ];
+        self.run(&args, source, out.parent().unwrap_or(Path::new(".")))
+    }
+
     /// Compile and link sources and objects into an executable.
     pub fn build(
         &self,

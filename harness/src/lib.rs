@@ -4,11 +4,13 @@
 //! output so a long run can be followed and interrupted without losing what it printed),
 //! describe the host, and write result files atomically.
 
+pub mod assembly;
 pub mod compiler;
 pub mod files;
 pub mod host;
 pub mod run;
 
+pub use assembly::LineInstructions;
 pub use compiler::{CompileError, Compiler, CompilerError};
 pub use files::write_atomic;
 pub use host::{machine_info, machine_slug};

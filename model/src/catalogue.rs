@@ -66,6 +66,8 @@ pub enum Operation {
     BranchMiss,
     /// A value or element reached through a dummy argument's address (rule 16).
     DummyAccess,
+    /// One machine instruction of a loop body issued at the CPU's sustained rate (rule 17).
+    InstructionIssue,
     Exp,
     Log,
     Sin,
@@ -102,6 +104,7 @@ impl Operation {
             Operation::LoopIterationStepN => "DO iteration, step n",
             Operation::BranchMiss => "mispredicted IF branch",
             Operation::DummyAccess => "access through a dummy argument",
+            Operation::InstructionIssue => "instruction issue in a loop body",
             Operation::Exp => "exponential",
             Operation::Log => "logarithm",
             Operation::Sin => "sine",
@@ -336,6 +339,7 @@ catalogue! {
     BMIS = 105, 10, BranchMiss, None, None, None, false;
     DUMA = 106, 8, DummyAccess, None, None, None, false;
     BMIR = 107, 10, BranchMiss, Real, None, None, false;
+    INST = 108, 10, InstructionIssue, None, None, None, false;
 }
 
 /// Number of parameters of seed 004 table 4.11.
@@ -458,7 +462,7 @@ mod tests {
         let names: HashSet<_> = Param::ALL.iter().map(|p| p.mnemonic()).collect();
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
-        assert_eq!(Param::measured().count(), 74 + 28 + 3);
+        assert_eq!(Param::measured().count(), 74 + 28 + 4);
     }
 
     #[test]

@@ -140,6 +140,12 @@ pub struct ExperimentRecord {
     pub iterations: u64,
     /// Seconds per observation, as the timer returned them.
     pub observations_s: Vec<f64>,
+    /// Instructions the compiler emitted for one pass of the test's loop (the body's lines
+    /// and the loop control's, in its assembly; exact for a straight-line body). Absent when
+    /// the compiler's assembly has no line directives (flang-new 16) and in files made
+    /// before rule 17.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<u64>,
 }
 
 /// A statement no test used, timed and predicted from the parameters.

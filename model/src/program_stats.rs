@@ -67,6 +67,11 @@ pub struct LoopStats {
     /// The directive regions the loop lies in (absent in older files).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub regions: Vec<String>,
+    /// Instructions the loop executes in that run as a system's compiler builds it (rule 17).
+    /// The analyzer leaves it out (it depends on the compiler and flags); the predictor fills
+    /// it for each machine it predicts for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<u64>,
 }
 
 /// One basic block: a run of statements executed together (seed 004 section 5.1, like tcov).

@@ -3,7 +3,7 @@
 //! beside the measured one (table 7.1), and where each program's time goes on each system
 //! (table 7.3).
 
-use crate::predict::{part_counts, predict};
+use crate::predict::{part_counts, predict_program};
 use model::characterization::Characterization;
 use model::{Param, ProgramStats};
 use serde::{Deserialize, Serialize};
@@ -91,7 +91,7 @@ pub fn compare_program(
         program: stats.program.clone(),
         predicted_s: systems
             .iter()
-            .map(|s| predict(stats, &s.machine).total.seconds())
+            .map(|s| predict_program(stats, &s.machine).total.seconds())
             .collect(),
         measured_s: measured,
     }
@@ -118,7 +118,7 @@ pub fn time_distribution(stats: &ProgramStats, systems: &[System]) -> TimeDistri
     let fractions: Vec<Vec<f64>> = systems
         .iter()
         .map(|s| {
-            let pred = predict(stats, &s.machine).total;
+            let pred = predict_program(stats, &s.machine).total;
             params
                 .iter()
                 .map(|p| {

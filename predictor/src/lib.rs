@@ -4,8 +4,9 @@
 //! ([`compare`]), with SVG charts ([`plot`]).
 
 pub mod compare;
+pub mod issue;
 pub mod plot;
 pub mod predict;
 pub mod validate;
 
-pub use predict::{predict, Prediction};
+pub use predict::{predict, predict_program, Prediction};

@@ -86,9 +86,10 @@ fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
 /// One latency parameter's share of a loop's wait: (parameter, executions, time ns, std dev ns).
 type WaitRow = (Param, f64, f64, f64);
 
-/// The time a loop's recurrence adds beyond its operations' summed cost (rule 14): a loop runs
-/// at least as long as `iterations` times its longest recurrence. Returns the latency rows of
-/// that recurrence scaled to the excess, and the excess's variance (ns^2).
+/// The time a loop adds beyond its operations' summed cost: a loop runs at least as long as
+/// `iterations` times its longest recurrence (rule 14) and as long as its instructions take
+/// to issue (rule 17). Returns the rows of the longer bound (the recurrence's latency
+/// parameters, or INST) scaled to the excess, and the excess's variance (ns^2).
 fn loop_excess(
     l: &LoopStats,
     table: &BTreeMap<Param, (f64, f64, usize)>,
@@ -106,29 +107,36 @@ fn loop_excess(
             .map(|(p, &c)| table.get(p).map(|t| c as f64 * t.0))
             .sum::<Option<f64>>()
     };
-    let (rec, per_iter) = l
+    // Each bound as (its time ns, its counts over the whole run).
+    let recurrence = l
         .recurrences
         .iter()
-        .filter_map(|r| cost(r).map(|c| (r, c)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
-    let excess = n * per_iter - thr;
-    if excess <= 0.0 || per_iter <= 0.0 {
+        .filter_map(|r| cost(r).map(|c| (n * c, r.scaled(n as u64))))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let issue = l.instructions.and_then(|i| {
+        let (v, _, _) = table.get(&Param::INST)?;
+        let mut c = OpCounts::new();
+        c.add(Param::INST, i);
+        Some((i as f64 * v, c))
+    });
+    let (bound, counts) = [recurrence, issue]
+        .into_iter()
+        .flatten()
+        .max_by(|a, b| a.0.total_cmp(&b.0))?;
+    let excess = bound - thr;
+    if excess <= 0.0 || bound <= 0.0 {
         return None;
     }
-    let share = excess / (n * per_iter);
+    let share = excess / bound;
     let mut var = 0.0;
-    let rows = rec
+    let rows = counts
         .params
         .iter()
         .map(|(p, &c)| {
             let (v, se, _) = table[p];
-            var += (n * c as f64 * se * share).powi(2);
-            (
-                *p,
-                n * c as f64,
-                n * c as f64 * v * share,
-                n * c as f64 * se * share,
-            )
+            let c = c as f64;
+            var += (c * se * share).powi(2);
+            (*p, c, c * v * share, c * se * share)
         })
         .collect();
     Some((rows, var))
@@ -231,7 +239,26 @@ pub fn part_counts(p: &PartStats) -> &OpCounts {
     p.dynamic_counts.as_ref().unwrap_or(&p.static_counts)
 }
 
-/// Predict a program's run time on a machine, with per-unit and per-region breakdowns.
+/// Predict a program's run time on a machine from its sources: its loops get their
+/// instructions as the machine's compiler builds them (rule 17), then [`predict`]. When that
+/// fails (no compiler, no source, no line directives) the estimate has no issue bound and a
+/// warning says why.
+pub fn predict_program(stats: &ProgramStats, machine: &Characterization) -> Prediction {
+    let mut stats = stats.clone();
+    let failed = crate::issue::fill_loop_instructions(&mut stats, machine).err();
+    let mut p = predict(&stats, machine);
+    let has_inst = machine.parameters.iter().any(|r| r.mnemonic == Param::INST);
+    if let (Some(e), true) = (failed, has_inst) {
+        p.warnings.push(format!(
+            "loops are not bounded by their instructions' issue time (rule 17): {e}; the estimate may be low for loops of several array statements"
+        ));
+    }
+    p
+}
+
+/// Predict a program's run time on a machine, with per-unit and per-region breakdowns. Loops
+/// are bounded by their instructions' issue time only where `stats` has them (see
+/// [`predict_program`]).
 pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
     let dynamic = stats.total.dynamic_counts.is_some();
     let all_loops: Vec<&LoopStats> = stats.loops.iter().collect();
@@ -492,6 +519,7 @@ mod tests {
             body_counts: Some(body.clone()),
             recurrences: vec![rec],
             regions: vec!["R".into()],
+            instructions: None,
         };
         let p = predict_part("U", &body, &[&l], &m);
         assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
@@ -507,6 +535,54 @@ mod tests {
         fast.body_counts = Some(body.scaled(10));
         let p = predict_part("U", &body.scaled(10), &[&fast], &m);
         assert!((p.time.mean_ns - 1000.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_loop_lasts_at_least_its_instructions_issue_time() {
+        let m = machine(&[
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::QARS, 1.0, 0.0),
+            (Param::QTRS, 1.5, 0.0),
+            (Param::INST, 0.1, 0.01),
+        ]);
+        // 100 iterations: operations 1 ns each, recurrence 2.5 ns each, 30 instructions
+        // each (3 ns): the issue bound is the longest.
+        let mut body = OpCounts::new();
+        body.add(Param::ARSL, 100);
+        body.add(Param::SRSL, 100);
+        let mut rec = OpCounts::new();
+        rec.add(Param::QARS, 1);
+        rec.add(Param::QTRS, 1);
+        let mut l = LoopStats {
+            unit: "U".into(),
+            file: "u.f".into(),
+            first_line: 1,
+            last_line: 2,
+            iterations: Some(100),
+            body_counts: Some(body.clone()),
+            recurrences: vec![rec],
+            regions: vec![],
+            instructions: Some(3000),
+        };
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        let issue = p.rows.iter().find(|r| r.mnemonic == Param::INST).unwrap();
+        assert_eq!(issue.times_executed, 3000.0);
+        assert!((issue.time_s * 1e9 - 200.0).abs() < 1e-6);
+        // Its share of INST's error: 3000 x 0.01 ns x 200/300.
+        assert!((issue.std_dev_s * 1e9 - 20.0).abs() < 1e-6);
+        // Fewer instructions: the recurrence is the longer bound again.
+        l.instructions = Some(1000);
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 250.0).abs() < 1e-9);
+        assert!(p.rows.iter().all(|r| r.mnemonic != Param::INST));
+        // A machine without INST (flang's, older files): no issue bound.
+        let m = machine(&[(Param::ARSL, 0.5, 0.0), (Param::SRSL, 0.5, 0.0)]);
+        l.instructions = Some(3000);
+        l.recurrences.clear();
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 100.0).abs() < 1e-9);
     }
 
     #[test]

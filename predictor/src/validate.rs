@@ -7,7 +7,7 @@
 //! is reported beside it. Where a prediction is off, a profiling build (gprof, `-pg`) times every program
 //! unit so predicted and measured time can be compared part by part (seed 004 section 6.3).
 
-use crate::predict::{predict, Prediction};
+use crate::predict::{predict_program, Prediction};
 use analyzer::{AnalyzeOptions, RunSpec};
 use characterizer::stats::median;
 use harness::Compiler;
@@ -443,7 +443,7 @@ pub fn prepare_program(
         program: name.clone(),
         error,
     })?;
-    let prediction = predict(&analysis.stats, machine);
+    let prediction = predict_program(&analysis.stats, machine);
     let dir = tempfile::Builder::new()
         .prefix("opcost-validate-")
         .tempdir()?;

@@ -91,7 +91,7 @@ pub fn run(a: Args) -> Result<()> {
         a.stdin.as_deref(),
         Duration::from_secs_f64(a.time_limit),
     )?;
-    let p = predictor::predict(&stats, &machine);
+    let p = predictor::predict_program(&stats, &machine);
     print_part(&p.total, true);
     if p.units.len() > 1 {
         print_parts("Program unit", &p.units);

@@ -1,0 +1,143 @@
+//! Machine instructions the compiler emits for each source line, read from its assembly
+//! (`-S -g`: every run of instructions follows a `.loc FILE LINE COLUMN` directive). The
+//! characterizer counts a test body's instructions with it and the predictor a loop's, so a
+//! loop can be bounded by the rate the CPU issues instructions at (rule 17).
+
+use crate::compiler::{CompileError, Compiler};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Instructions by (source file name as the assembly gives it, 1-based line).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LineInstructions {
+    by_line: BTreeMap<(String, u32), u64>,
+}
+
+impl LineInstructions {
+    /// Read an assembly listing. Instructions before the first `.loc` (or in a listing without
+    /// line directives) belong to no line.
+    pub fn parse(asm: &str) -> LineInstructions {
+        let mut files: BTreeMap<String, String> = BTreeMap::new();
+        let mut by_line = BTreeMap::new();
+        let mut at: Option<(String, u32)> = None;
+        for raw in asm.lines() {
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') || line.ends_with(':') {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let Some(first) = words.next() else { continue };
+            match first {
+                // `.file 1 "name"` or (DWARF 5) `.file 1 "dir" "name"`.
+                ".file" => {
+                    let rest: Vec<&str> = words.collect();
+                    if rest.len() >= 2 && rest[0].parse::<u32>().is_ok() {
+                        let name = rest[rest.len() - 1].trim_matches('"');
+                        files.insert(rest[0].to_string(), file_name(name));
+                    }
+                }
+                ".loc" => {
+                    let (Some(f), Some(l)) = (words.next(), words.next()) else {
+                        continue;
+                    };
+                    at = match (files.get(f), l.parse::<u32>()) {
+                        (Some(name), Ok(l)) if l > 0 => Some((name.clone(), l)),
+                        _ => None,
+                    };
+                }
+                d if d.starts_with('.') => {}
+                _ => {
+                    if let Some(key) = &at {
+                        *by_line.entry(key.clone()).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+        LineInstructions { by_line }
+    }
+
+    /// Instructions emitted for `line` of `file` (matched by file name, without directories).
+    pub fn at(&self, file: &str, line: u32) -> u64 {
+        self.by_line
+            .get(&(file_name(file), line))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Whether the listing had any line information (flang-new 16 writes none).
+    pub fn is_empty(&self) -> bool {
+        self.by_line.is_empty()
+    }
+
+    /// Add another file's listing.
+    pub fn extend(&mut self, other: LineInstructions) {
+        for (k, v) in other.by_line {
+            *self.by_line.entry(k).or_insert(0) += v;
+        }
+    }
+}
+
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string())
+}
+
+impl Compiler {
+    /// Compile `source` to assembly with line directives (`-S -g`, after the system's own
+    /// flags; -g does not change the code GCC generates) and count its instructions by line.
+    pub fn line_instructions(
+        &self,
+        source: &Path,
+        dir: &Path,
+    ) -> Result<LineInstructions, CompileError> {
+        let stem = source
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "source".into());
+        let out = dir.join(format!("{stem}.s"));
+        self.assemble(source, &out)?;
+        let text = std::fs::read_to_string(&out).map_err(|e| CompileError {
+            compiler: self.path.display().to_string(),
+            file: source.display().to_string(),
+            stderr: format!("cannot read the assembly {}: {e}", out.display()),
+        })?;
+        Ok(LineInstructions::parse(&text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instructions_are_counted_under_their_line() {
+        let asm = "\t.file\t\"p.f\"\n\t.file 0 \"/tmp\" \"p.f\"\n\t.text\nMAIN__:\n\t.file 1 \"p.f\"\n\t.loc 1 3 72\n\tpushq\t%rbp\n\tmovq\t%rsp, %rbp\n.L2:\n\t.loc 1 4 10 is_stmt 0\n\tmovl\t-4(%rbp), %eax\n\t.cfi_def_cfa 7, 8\n\tret\n\t.loc 1 3 72\n\tnop\n";
+        let li = LineInstructions::parse(asm);
+        assert_eq!(li.at("p.f", 3), 3);
+        assert_eq!(li.at("/some/dir/p.f", 4), 2);
+        assert_eq!(li.at("p.f", 5), 0);
+        assert!(LineInstructions::parse("\tmovl $1, %eax\n").is_empty());
+    }
+
+    #[test]
+    fn a_real_compilation_is_counted_by_line() {
+        let Ok(c) = Compiler::find(None, &["-O0".to_string()]) else {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        };
+        let d = tempfile::tempdir().unwrap();
+        let src = d.path().join("q.f");
+        std::fs::write(
+            &src,
+            "      PROGRAM Q\n      INTEGER I, K(10)\n      DO 1 I = 1, 10\n      K(I) = I\n    1 CONTINUE\n      PRINT *, K(3)\n      END\n",
+        )
+        .unwrap();
+        let li = c.line_instructions(&src, d.path()).unwrap();
+        // The store through a variable subscript is several instructions at -O0.
+        assert!(li.at("q.f", 4) >= 3, "{li:?}");
+        assert!(li.at("q.f", 3) >= 1, "{li:?}");
+        assert_eq!(li.at("q.f", 99), 0);
+    }
+}
