@@ -495,15 +495,9 @@ mod tests {
         assert!((p.time.mean_ns - 40.0).abs() < 1e-12);
     }
 
-    #[test]
-    fn a_loop_waits_for_its_recurrence_when_it_is_longer() {
-        let m = machine(&[
-            (Param::ARSL, 0.5, 0.0),
-            (Param::SRSL, 0.5, 0.0),
-            (Param::QARS, 1.0, 0.0),
-            (Param::QTRS, 3.0, 0.0),
-        ]);
-        // S = S + X, 100 iterations: throughput 1 ns each, recurrence 4 ns each.
+    /// `S = S + X` for 100 iterations: an addition and a store each, and the recurrence
+    /// through S (one QARS and one QTRS an iteration).
+    fn sum_loop(instructions: Option<u64>) -> (OpCounts, LoopStats) {
         let mut body = OpCounts::new();
         body.add(Param::ARSL, 100);
         body.add(Param::SRSL, 100);
@@ -519,8 +513,21 @@ mod tests {
             body_counts: Some(body.clone()),
             recurrences: vec![rec],
             regions: vec!["R".into()],
-            instructions: None,
+            instructions,
         };
+        (body, l)
+    }
+
+    #[test]
+    fn a_loop_waits_for_its_recurrence_when_it_is_longer() {
+        let m = machine(&[
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::QARS, 1.0, 0.0),
+            (Param::QTRS, 3.0, 0.0),
+        ]);
+        // Throughput 1 ns an iteration, recurrence 4 ns.
+        let (body, l) = sum_loop(None);
         let p = predict_part("U", &body, &[&l], &m);
         assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
         let wait: f64 = p
@@ -546,25 +553,9 @@ mod tests {
             (Param::QTRS, 1.5, 0.0),
             (Param::INST, 0.1, 0.01),
         ]);
-        // 100 iterations: operations 1 ns each, recurrence 2.5 ns each, 30 instructions
-        // each (3 ns): the issue bound is the longest.
-        let mut body = OpCounts::new();
-        body.add(Param::ARSL, 100);
-        body.add(Param::SRSL, 100);
-        let mut rec = OpCounts::new();
-        rec.add(Param::QARS, 1);
-        rec.add(Param::QTRS, 1);
-        let mut l = LoopStats {
-            unit: "U".into(),
-            file: "u.f".into(),
-            first_line: 1,
-            last_line: 2,
-            iterations: Some(100),
-            body_counts: Some(body.clone()),
-            recurrences: vec![rec],
-            regions: vec![],
-            instructions: Some(3000),
-        };
+        // Operations 1 ns an iteration, recurrence 2.5 ns, 30 instructions (3 ns): the issue
+        // bound is the longest.
+        let (body, mut l) = sum_loop(Some(3000));
         let p = predict_part("U", &body, &[&l], &m);
         assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
         let issue = p.rows.iter().find(|r| r.mnemonic == Param::INST).unwrap();
