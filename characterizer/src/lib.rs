@@ -329,7 +329,7 @@ fn build(
             })?;
         std::fs::write(&stamp, key).map_err(io(&stamp))?;
     }
-    let instructions = body_instructions(compiler, &program, &tests, fresh);
+    let instructions = pass_instructions(compiler, &program, &tests, fresh);
     Ok(Built {
         exe,
         experiments,
@@ -338,20 +338,20 @@ fn build(
 }
 
 /// The instructions of one pass of each test's loop in the assembly of the tests (rule 17:
-/// INST divides by them).
-/// The listing is kept beside the build and made again with it. A compiler whose assembly
-/// has no line directives (flang-new 16 ignores -g) gives None: INST is then not measured.
-fn body_instructions(
+/// INST divides by them). The listing is kept beside the build and made again with it. A
+/// compiler whose assembly has no line directives (flang-new 16 ignores -g) gives None: INST
+/// is then not measured.
+fn pass_instructions(
     compiler: &Compiler,
     program: &fortran::TestProgram,
     tests: &Path,
     fresh: bool,
 ) -> Vec<Option<u64>> {
     let asm = tests.with_extension("s");
-    let listing = (fresh && asm.exists())
-        .then_some(())
-        .or_else(|| compiler.assemble(tests, &asm).ok())
-        .and_then(|_| std::fs::read_to_string(&asm).ok())
+    let assembled = (fresh && asm.exists()) || compiler.assemble(tests, &asm).is_ok();
+    let listing = assembled
+        .then(|| std::fs::read_to_string(&asm).ok())
+        .flatten()
         .map(|text| harness::LineInstructions::parse(&text))
         .filter(|li| !li.is_empty());
     let name = tests.display().to_string();
