@@ -446,3 +446,76 @@ fn a_new_characterization_estimates_by_the_minimum() {
     .success();
     assert_eq!(read(&out)["settings"]["statistic"], "min");
 }
+
+/// Rule 17: INST is the pass time over the pass's instructions in the compiler's assembly.
+/// A file whose compiler wrote no line directives (flang-new 16) has the test's times but no
+/// instruction count: re-estimating it leaves INST out, and `show` says why.
+#[test]
+fn inst_is_measured_from_the_assembly_or_its_absence_is_explained() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("inst.json");
+    let out_s = out.to_str().unwrap();
+    quick_characterize(dir.path(), &["--only", "INST", "--out", out_s]).success();
+    let doc = read(&out);
+    let rec = doc["experiments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "INST")
+        .expect("the INST test ran");
+    // Sixteen element updates, each several instructions at -O0, and the loop control.
+    let instructions = rec["instructions"].as_u64().expect("instructions recorded");
+    assert!(instructions >= 16 * 5, "{instructions}");
+    let (inst, _, _) = est(&doc, "INST");
+    let clock_call = doc["timer"]["call_overhead_ns"].as_f64().unwrap();
+    let fastest = (rec["observations_s"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min)
+        * 1e9
+        - clock_call)
+        / rec["iterations"].as_f64().unwrap();
+    // By the minimum: the fastest pass (less the clock call's share) over its instructions.
+    assert!(
+        (inst - fastest / instructions as f64).abs() <= 1e-9 * inst.max(1.0),
+        "{inst} vs {fastest} / {instructions}"
+    );
+    let shown = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["show", out_s])
+        .assert()
+        .success();
+    assert!(!String::from_utf8_lossy(&shown.get_output().stderr).contains("INST is not measured"));
+
+    // The same file as if its compiler had written no line directives.
+    let mut doc = doc;
+    for e in doc["experiments"].as_array_mut().unwrap() {
+        if e["name"] == "INST" {
+            e.as_object_mut().unwrap().remove("instructions");
+        }
+    }
+    std::fs::write(&out, serde_json::to_string(&doc).unwrap()).unwrap();
+    quick_characterize(dir.path(), &["--resume", out_s, "--statistic", "mean"]).success();
+    let doc = read(&out);
+    assert!(doc["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["mnemonic"] != "INST"));
+    let shown = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["show", out_s])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&shown.get_output().stderr).into_owned();
+    assert!(
+        err.contains("INST is not measured") && err.contains("line directives"),
+        "{err}"
+    );
+}

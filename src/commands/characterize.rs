@@ -526,4 +526,14 @@ pub fn print_report(c: &Characterization) {
     if measured.len() < all {
         println!("\n{} of {} parameters measured.", measured.len(), all);
     }
+    // Rule 17 needs the test's instructions, counted in the compiler's assembly.
+    let uncounted = c
+        .experiment("INST")
+        .is_some_and(|r| r.instructions.is_none());
+    if uncounted && measured.iter().all(|r| r.mnemonic != Param::INST) {
+        eprintln!(
+            "note: INST is not measured: {}'s assembly (-S -g) has no line directives, so the test's instructions cannot be counted; predictions with this file have no issue bound (rule 17)",
+            c.compiler.path
+        );
+    }
 }
