@@ -3,7 +3,7 @@
 //! beside the measured one (table 7.1), and where each program's time goes on each system
 //! (table 7.3).
 
-use crate::predict::{part_counts, predict_program};
+use crate::predict::{part_counts, predict_program, Prediction};
 use model::characterization::Characterization;
 use model::{Param, ProgramStats};
 use serde::{Deserialize, Serialize};
@@ -82,17 +82,24 @@ impl ProgramComparison {
     }
 }
 
+/// A program's prediction on each system, made once for both tables (each compiles the
+/// program with the system's compiler for rule 17).
+pub fn predict_on(stats: &ProgramStats, systems: &[System]) -> Vec<Prediction> {
+    systems
+        .iter()
+        .map(|s| predict_program(stats, &s.machine))
+        .collect()
+}
+
+/// Seed table 7.1 for one program, from its predictions on the systems ([`predict_on`]).
 pub fn compare_program(
     stats: &ProgramStats,
-    systems: &[System],
+    predictions: &[Prediction],
     measured: Vec<Option<f64>>,
 ) -> ProgramComparison {
     ProgramComparison {
         program: stats.program.clone(),
-        predicted_s: systems
-            .iter()
-            .map(|s| predict_program(stats, &s.machine).total.seconds())
-            .collect(),
+        predicted_s: predictions.iter().map(|p| p.total.seconds()).collect(),
         measured_s: measured,
     }
 }
@@ -109,20 +116,20 @@ pub struct TimeDistribution {
     pub flagged: Vec<Vec<bool>>,
 }
 
-pub fn time_distribution(stats: &ProgramStats, systems: &[System]) -> TimeDistribution {
+pub fn time_distribution(stats: &ProgramStats, predictions: &[Prediction]) -> TimeDistribution {
     let c = part_counts(&stats.total);
     let mut top: Vec<(Param, u64)> = c.params.iter().map(|(p, n)| (*p, *n)).collect();
     top.sort_by_key(|t| std::cmp::Reverse(t.1));
     top.truncate(10);
     let params: Vec<Param> = top.iter().map(|(p, _)| *p).collect();
-    let fractions: Vec<Vec<f64>> = systems
+    let fractions: Vec<Vec<f64>> = predictions
         .iter()
-        .map(|s| {
-            let pred = predict_program(stats, &s.machine).total;
+        .map(|pred| {
             params
                 .iter()
                 .map(|p| {
-                    pred.rows
+                    pred.total
+                        .rows
                         .iter()
                         .find(|r| r.mnemonic == *p)
                         .map(|r| r.time_fraction)
@@ -131,7 +138,7 @@ pub fn time_distribution(stats: &ProgramStats, systems: &[System]) -> TimeDistri
                 .collect()
         })
         .collect();
-    let flagged = (0..systems.len())
+    let flagged = (0..predictions.len())
         .map(|s| {
             (0..params.len())
                 .map(|j| {
@@ -256,7 +263,8 @@ mod tests {
         ];
         let mut c = OpCounts::new();
         c.add(Param::ARSL, 1_000_000_000);
-        let pc = compare_program(&stats(c), &s, vec![Some(2.1), Some(0.9)]);
+        let st = stats(c);
+        let pc = compare_program(&st, &predict_on(&st, &s), vec![Some(2.1), Some(0.9)]);
         assert_eq!(pc.predicted_s, vec![2.0, 1.0]);
         assert_eq!(pc.predicted_fastest(), Some(1));
         assert_eq!(pc.measured_fastest(), Some(1));
@@ -272,7 +280,8 @@ mod tests {
         let mut c = OpCounts::new();
         c.add(Param::ARSL, 100);
         c.add(Param::DRSL, 100);
-        let d = time_distribution(&stats(c), &s);
+        let st = stats(c);
+        let d = time_distribution(&st, &predict_on(&st, &s));
         let j = d.params.iter().position(|p| *p == Param::DRSL).unwrap();
         assert!(d.flagged[2][j]);
         assert!(!d.flagged[0][j]);

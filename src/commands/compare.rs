@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Result};
 use model::{Param, Region};
-use predictor::compare::{compare_program, normalized, time_distribution, System};
+use predictor::compare::{compare_program, normalized, predict_on, time_distribution, System};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -215,8 +215,9 @@ pub fn run(a: Args) -> Result<()> {
                         .map(|(_, t)| *t)
                 })
                 .collect();
-            comparisons.push(compare_program(&stats, &systems, m));
-            distributions.push(time_distribution(&stats, &systems));
+            let predictions = predict_on(&stats, &systems);
+            comparisons.push(compare_program(&stats, &predictions, m));
+            distributions.push(time_distribution(&stats, &predictions));
         }
         let mut t = Table::new();
         t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
