@@ -20,8 +20,9 @@ pub struct LoopShape {
     pub last: usize,
     /// Counter combination giving the number of iterations of one run.
     pub iterations: Mult,
-    /// Per-iteration latency counts of each recurrence (one per carried scalar).
-    pub recurrences: Vec<OpCounts>,
+    /// Latency counts of each recurrence (one per carried scalar) over the iterations it
+    /// spans, with that number of iterations.
+    pub recurrences: Vec<(OpCounts, u32)>,
 }
 
 /// Scalars a value reads outside subscripts (those can start a chain, rule 14).
@@ -96,7 +97,7 @@ fn merge_longest(into: &mut Chains, other: &Chains) {
 }
 
 /// The recurrences of a straight run of assignments (in execution order, wrapping around).
-pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<OpCounts> {
+pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<(OpCounts, u32)> {
     let steps: Vec<Step> = assignments
         .iter()
         .map(|(t, v)| Step::Assign(t.clone(), v.clone()))
@@ -109,7 +110,7 @@ pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<OpCounts> {
 /// (most latency operations) per origin; a block IF's branches each start from the state
 /// before it and the longest chain of any branch goes on. Array elements take part as the
 /// scalars `CarriedElements::rewrite` makes of them.
-pub fn recurrences_of(steps: &[Step]) -> Vec<OpCounts> {
+pub fn recurrences_of(steps: &[Step]) -> Vec<(OpCounts, u32)> {
     let mut chains: Chains = HashMap::new();
     // Per open block IF: the state before it, and the merged end states of finished branches.
     let mut open: Vec<(Chains, Chains)> = Vec::new();
@@ -172,12 +173,65 @@ pub fn recurrences_of(steps: &[Step]) -> Vec<OpCounts> {
         }
         chains.insert(key, next);
     }
-    let mut out: Vec<OpCounts> = chains
-        .iter()
-        .filter_map(|(var, m)| m.get(var).cloned())
-        .filter(|c| !c.params.is_empty())
-        .collect();
-    out.sort_by_key(|c| std::cmp::Reverse(c.total_characterized()));
+    cycles(&chains)
+}
+
+/// The longest iterations a chain may take to come back to its scalar (rule 14): whetstone's
+/// P0 rotates three elements, `E(J) = E(K)`, `E(K) = E(L)`, `E(L) = E(J)`, and each comes back
+/// to itself only after two iterations.
+const MAX_SPAN: u32 = 4;
+
+/// The recurrences of an iteration whose chains are `chains` (scalar -> origin -> latency
+/// counts): for every scalar, the chain from its value at the top of an iteration back to
+/// itself after one or more iterations, as (latency counts, iterations spanned); per scalar
+/// the one with the most latency operations per iteration, at most four in all.
+fn cycles(chains: &Chains) -> Vec<(OpCounts, u32)> {
+    // paths[v][o]: the longest chain from origin o to v over `span` iterations.
+    let mut paths: Chains = chains.clone();
+    let mut best: HashMap<&String, (OpCounts, u32)> = HashMap::new();
+    let per_iteration = |c: &OpCounts, span: u32| c.total_characterized() as f64 / span as f64;
+    for span in 1..=MAX_SPAN {
+        for var in chains.keys() {
+            let Some(c) = paths.get(var).and_then(|m| m.get(var)) else {
+                continue;
+            };
+            if c.params.is_empty() {
+                continue;
+            }
+            let better = best
+                .get(var)
+                .is_none_or(|(b, s)| per_iteration(b, *s) < per_iteration(c, span));
+            if better {
+                best.insert(var, (c.clone(), span));
+            }
+        }
+        // One more iteration: a chain ending at u continues along u's chains to v.
+        let mut longer: Chains = HashMap::new();
+        for (v, from) in chains {
+            let slot: &mut HashMap<String, OpCounts> = longer.entry(v.clone()).or_default();
+            for (u, step) in from {
+                // A scalar the iteration does not assign keeps its value: itself, no latency.
+                let unchanged = HashMap::from([(u.clone(), OpCounts::new())]);
+                let ends = match paths.get(u) {
+                    Some(m) if chains.contains_key(u) => m,
+                    _ => &unchanged,
+                };
+                for (origin, c) in ends {
+                    let mut total = c.clone();
+                    total += step;
+                    let keep = slot
+                        .get(origin)
+                        .is_none_or(|old| old.total_characterized() < total.total_characterized());
+                    if keep {
+                        slot.insert(origin.clone(), total);
+                    }
+                }
+            }
+        }
+        paths = longer;
+    }
+    let mut out: Vec<(OpCounts, u32)> = best.into_values().collect();
+    out.sort_by(|a, b| per_iteration(&b.0, b.1).total_cmp(&per_iteration(&a.0, a.1)));
     out.truncate(4);
     out
 }
@@ -614,8 +668,8 @@ mod tests {
             Expr::arith(ArithOp::Add, v("S"), Expr::elem(&a, vec![Expr::var(&i)])),
         )]);
         assert_eq!(r.len(), 1);
-        assert_eq!(r[0].get(Param::QARS), 1);
-        assert_eq!(r[0].get(Param::QTRS), 1);
+        assert_eq!(r[0].0.get(Param::QARS), 1);
+        assert_eq!(r[0].0.get(Param::QTRS), 1);
     }
 
     #[test]
@@ -653,10 +707,10 @@ mod tests {
         // ZR -> ZR2 -> ZR: two forwardings, one multiply, two additions.
         let zr = r
             .iter()
-            .find(|c| c.get(Param::QTRS) == 2)
+            .find(|c| c.0.get(Param::QTRS) == 2)
             .expect("the ZR recurrence crosses two statements");
-        assert_eq!(zr.get(Param::QMRS), 1);
-        assert_eq!(zr.get(Param::QARS), 2);
+        assert_eq!(zr.0.get(Param::QMRS), 1);
+        assert_eq!(zr.0.get(Param::QARS), 2);
     }
 
     #[test]
@@ -684,12 +738,12 @@ mod tests {
         ];
         let r = recurrences(&body);
         assert!(
-            r.iter().any(|c| c.get(Param::QTRS) == 2),
+            r.iter().any(|c| c.0.get(Param::QTRS) == 2),
             "E(2) waits on E(1) which waits on E(2)"
         );
     }
 
-    fn carried(body: &[(Expr, Expr)], assigned: &[&str], index: &str) -> Vec<OpCounts> {
+    fn carried(body: &[(Expr, Expr)], assigned: &[&str], index: &str) -> Vec<(OpCounts, u32)> {
         let names = assigned.iter().map(|n| n.to_string()).collect();
         let c = CarriedElements::new(body, names, Some((index.to_string(), 1)));
         let body: Vec<(Expr, Expr)> = body
@@ -720,8 +774,8 @@ mod tests {
         )];
         let r = carried(&body, &["X", "K"], "K");
         assert_eq!(r.len(), 1);
-        assert_eq!(r[0].get(Param::QTRS), 1);
-        assert_eq!(r[0].get(Param::QARS), 1);
+        assert_eq!(r[0].0.get(Param::QTRS), 1);
+        assert_eq!(r[0].0.get(Param::QARS), 1);
         // Two iterations apart: two interleaved chains, not followed.
         let body = [(
             at(&x, "K", 0),
@@ -754,9 +808,9 @@ mod tests {
         ];
         let r = carried(&body, &["W", "S", "K", "I"], "I");
         assert_eq!(r.len(), 1);
-        assert_eq!(r[0].get(Param::QTRS), 2, "through W(K) and S");
-        assert_eq!(r[0].get(Param::QARS), 2);
-        assert_eq!(r[0].get(Param::QMRS), 1);
+        assert_eq!(r[0].0.get(Param::QTRS), 2, "through W(K) and S");
+        assert_eq!(r[0].0.get(Param::QARS), 2);
+        assert_eq!(r[0].0.get(Param::QMRS), 1);
     }
 
     #[test]
@@ -781,8 +835,8 @@ mod tests {
         )];
         let r = carried(&body, &["W", "K"], "K");
         assert_eq!(r.len(), 1);
-        assert_eq!(r[0].get(Param::QTRS), 1);
-        assert_eq!(r[0].get(Param::QARS), 1);
+        assert_eq!(r[0].0.get(Param::QTRS), 1);
+        assert_eq!(r[0].0.get(Param::QARS), 1);
         // When the loop changes I, W(I) moves: no chain.
         assert!(carried(&body, &["W", "K", "I"], "K").is_empty());
     }
@@ -801,8 +855,8 @@ mod tests {
         assert_eq!(loops.len(), 1);
         let r = &loops[0].recurrences;
         assert_eq!(r.len(), 1, "{r:?}");
-        assert_eq!(r[0].get(Param::QTRS), 1);
-        assert_eq!(r[0].get(Param::QARS), 1);
+        assert_eq!(r[0].0.get(Param::QTRS), 1);
+        assert_eq!(r[0].0.get(Param::QARS), 1);
         // A callee with a loop of its own is not inlined, and its chain is not followed.
         let looping = src.replace(
             "      W = Y * 2.0\n",
@@ -816,6 +870,23 @@ mod tests {
     }
 
     #[test]
+    fn a_rotation_of_three_elements_comes_back_after_two_iterations() {
+        // whetstone's P0: E(J) = E(K), E(K) = E(L), E(L) = E(J), J K L in COMMON. E(K) is
+        // written from E(L) of the iteration before, which came from E(J) and so from E(K) two
+        // iterations before: three transfers every two iterations.
+        let src = "      PROGRAM P\n      REAL E(4)\n      INTEGER J, K, L, I\n      COMMON /A/ E\n      COMMON /B/ J, K, L\n      J = 1\n      K = 2\n      L = 3\n      DO 10 I = 1, 100\n         CALL ROT\n   10 CONTINUE\n      PRINT *, E(1)\n      END\n      SUBROUTINE ROT\n      REAL E(4)\n      INTEGER J, K, L\n      COMMON /A/ E\n      COMMON /B/ J, K, L\n      E(J) = E(K)\n      E(K) = E(L)\n      E(L) = E(J)\n      END\n";
+        let loops = loops_of(src);
+        let r = &loops[0].recurrences;
+        assert!(!r.is_empty(), "the rotation carries a chain");
+        assert_eq!(r[0].1, 2, "{r:?}");
+        assert_eq!(r[0].0.get(Param::QTRS), 3, "{r:?}");
+        // A one-iteration chain keeps its span of one: S = S + X.
+        let sum = recurrences(&[(v("S"), Expr::arith(ArithOp::Add, v("S"), v("X")))]);
+        assert_eq!(sum.len(), 1, "{sum:?}");
+        assert_eq!(sum[0].1, 1);
+    }
+
+    #[test]
     fn the_branches_of_a_block_if_are_alternatives_not_a_sequence() {
         // smith's ACCUM: ACC = ACC + W or ACC = ACC - W / 2, never both in one call; the
         // chain per call is one transfer and one addition, not two of each.
@@ -823,13 +894,13 @@ mod tests {
         let loops = loops_of(src);
         let r = &loops[0].recurrences;
         assert_eq!(r.len(), 1, "{r:?}");
-        assert_eq!(r[0].get(Param::QTRS), 1, "{r:?}");
-        assert_eq!(r[0].get(Param::QARS), 1, "{r:?}");
+        assert_eq!(r[0].0.get(Param::QTRS), 1, "{r:?}");
+        assert_eq!(r[0].0.get(Param::QARS), 1, "{r:?}");
         // Without the ELSE both statements run in turn: the chain has both links.
         let sequential = src.replace("      ELSE\n", "      END IF\n      IF (I .GT. 0) THEN\n");
         let r = &loops_of(&sequential)[0].recurrences;
-        assert_eq!(r[0].get(Param::QTRS), 2, "{r:?}");
-        assert_eq!(r[0].get(Param::QARS), 2, "{r:?}");
+        assert_eq!(r[0].0.get(Param::QTRS), 2, "{r:?}");
+        assert_eq!(r[0].0.get(Param::QARS), 2, "{r:?}");
     }
 
     #[test]

@@ -263,7 +263,12 @@ pub fn program_stats(
                     }
                     acc
                 }),
-                recurrences: l.recurrences,
+                recurrence_spans: if l.recurrences.iter().all(|r| r.1 == 1) {
+                    Vec::new()
+                } else {
+                    l.recurrences.iter().map(|r| r.1).collect()
+                },
+                recurrences: l.recurrences.into_iter().map(|r| r.0).collect(),
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,
             }

@@ -62,8 +62,13 @@ pub struct LoopStats {
     pub iterations: Option<u64>,
     /// Operations executed by the loop's statements in that run.
     pub body_counts: Option<OpCounts>,
-    /// Latency counts of each recurrence, per iteration.
+    /// Latency counts of each recurrence over the iterations it spans (rule 14).
     pub recurrences: Vec<OpCounts>,
+    /// How many iterations each recurrence takes to come back to its scalar (whetstone's P0
+    /// rotates three elements through two iterations); absent (older files) or shorter than
+    /// `recurrences`: one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recurrence_spans: Vec<u32>,
     /// The directive regions the loop lies in (absent in older files).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub regions: Vec<String>,
@@ -72,6 +77,16 @@ pub struct LoopStats {
     /// it for each machine it predicts for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<u64>,
+}
+
+impl LoopStats {
+    /// Each recurrence with the iterations it spans (rule 14).
+    pub fn recurrences_with_spans(&self) -> impl Iterator<Item = (&OpCounts, u32)> {
+        self.recurrences
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (r, self.recurrence_spans.get(k).copied().unwrap_or(1).max(1)))
+    }
 }
 
 /// One basic block: a run of statements executed together (seed 004 section 5.1, like tcov).

@@ -55,10 +55,13 @@
 //!     when an element is read again after its store in the same iteration. A subroutine
 //!     called in the loop that runs straight through counts with its assignments, in the
 //!     caller's names. The branches of a block IF are alternatives: a chain goes on from the
-//!     longest of them, not through one after the other. A loop whose chain of such waits
-//!     around one iteration (its recurrence) is longer than its operations' summed cost (the
-//!     loop's own and those of the units it calls, per call) runs at the recurrence's pace;
-//!     the predictor charges the difference.
+//!     longest of them, not through one after the other. A chain of such waits that comes back
+//!     to its scalar after one iteration, or after k of them (at most four: whetstone's P0
+//!     rotates three elements, `E(J) = E(K)`, `E(K) = E(L)`, `E(L) = E(J)`, and each returns
+//!     after two iterations with three transfers), is a recurrence; it paces the loop at its
+//!     latency over k per iteration. A loop whose recurrence is longer than its operations'
+//!     summed cost (the loop's own and those of the units it calls, per call) runs at the
+//!     recurrence's pace; the predictor charges the difference.
 //! 15. Branch misses (opcost's refinement): an IF whose condition reads array data costs the
 //!     misses of a global-history predictor (gshare-like) simulated on the outcomes of all such
 //!     IFs during the counting run, at most min(taken, not taken) ([`count_branch_misses`]);

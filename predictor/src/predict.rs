@@ -108,10 +108,13 @@ fn loop_excess(
             .sum::<Option<f64>>()
     };
     // Each bound as (its time ns, its counts over the whole run).
+    // A recurrence spanning k iterations waits its latency once every k iterations.
     let recurrence = l
-        .recurrences
-        .iter()
-        .filter_map(|r| cost(r).map(|c| (n * c, r.scaled(n as u64))))
+        .recurrences_with_spans()
+        .filter_map(|(r, span)| {
+            let times = n / span as f64;
+            cost(r).map(|c| (times * c, r.scaled(times.round() as u64)))
+        })
         .max_by(|a, b| a.0.total_cmp(&b.0));
     let issue = l.instructions.and_then(|i| {
         let (v, _, _) = table.get(&Param::INST)?;
@@ -512,6 +515,7 @@ mod tests {
             iterations: Some(100),
             body_counts: Some(body.clone()),
             recurrences: vec![rec],
+            recurrence_spans: Vec::new(),
             regions: vec!["R".into()],
             instructions,
         };
@@ -542,6 +546,13 @@ mod tests {
         fast.body_counts = Some(body.scaled(10));
         let p = predict_part("U", &body.scaled(10), &[&fast], &m);
         assert!((p.time.mean_ns - 1000.0).abs() < 1e-9);
+        // A recurrence that comes back after two iterations waits once every two: 200 ns.
+        let mut every_other = l.clone();
+        every_other.recurrence_spans = vec![2];
+        let p = predict_part("U", &body, &[&every_other], &m);
+        assert!((p.time.mean_ns - 200.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        let qtrs = p.rows.iter().find(|r| r.mnemonic == Param::QTRS).unwrap();
+        assert_eq!(qtrs.times_executed, 50.0);
     }
 
     #[test]
