@@ -47,8 +47,8 @@ pub struct AnalyzeOptions {
     pub keep_instrumented: Option<PathBuf>,
     /// Dynamic runs: also simulate a branch predictor on every IF on array data (rule 15), for
     /// the branch-miss counts (BMIS) the predictor uses. Costs five statements per evaluation
-    /// of such an IF; without it the run counts blocks only, and BMIS falls back to the
-    /// min(taken, not taken) bound.
+    /// of such an IF; without it the run counts blocks only, and BMIS falls back to
+    /// min(taken, not taken), the best static guess.
     pub simulate_branches: bool,
 }
 
