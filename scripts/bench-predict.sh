@@ -38,4 +38,4 @@ args=()
 for s in "${systems[@]}"; do args+=(--machine "$s"); done
 $bin validate --runs "$runs" "${args[@]}"
 echo "== 5. comparison =="
-$bin compare "${systems[@]}" --programs fortran-samples/*.f --plot results/compare
+$bin compare "${systems[@]}" --programs fortran-samples/*.f --plot results/compare --json results/compare/compare.json
