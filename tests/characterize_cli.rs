@@ -396,6 +396,80 @@ fn resuming_a_complete_file_measures_only_what_this_version_added() {
 }
 
 #[test]
+fn a_test_changed_since_it_was_measured_is_measured_again_on_resume() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bm.json");
+    let run = |args: &[&str]| quick_characterize(dir.path(), args);
+    let out_s = out.to_str().unwrap();
+    run(&["--only", "BMIS", "--out", out_s]).success();
+    let whole = read(&out);
+    let record = |doc: &Value, name: &str| {
+        doc["experiments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    let fingerprint = record(&whole, "BMIS")["test_fingerprint"].clone();
+    assert!(
+        fingerprint.is_string(),
+        "every record carries its test's fingerprint"
+    );
+    assert_ne!(fingerprint, record(&whole, "BMIS.0")["test_fingerprint"]);
+    // As if BMIS had been measured by a version whose test was different.
+    let mut older = whole.clone();
+    for e in older["experiments"].as_array_mut().unwrap() {
+        if e["name"] == "BMIS" {
+            e["test_fingerprint"] = Value::from("0123456789abcdef");
+            e["observations_s"] = serde_json::json!([1.0, 1.0, 1.0, 1.0, 1.0]);
+        }
+    }
+    std::fs::write(&out, serde_json::to_string(&older).unwrap()).unwrap();
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["show", out_s])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "BMIS: measured with tests that this version of opcost has changed",
+        ));
+    run(&["--resume", out_s])
+        .success()
+        .stderr(predicates::str::contains(
+            "measured BMIS with tests this version has changed since",
+        ));
+    let resumed = read(&out);
+    assert_eq!(resumed["complete"], true);
+    let again = record(&resumed, "BMIS");
+    assert_eq!(again["test_fingerprint"], fingerprint);
+    assert!(
+        again["observations_s"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o.as_f64().unwrap() < 1.0),
+        "the old observations are gone: {again}"
+    );
+    // The unchanged baseline kept its observations.
+    assert_eq!(record(&resumed, "BMIS.0"), record(&whole, "BMIS.0"));
+    // Files from before fingerprints were recorded are taken as they are.
+    let mut unmarked = resumed.clone();
+    for e in unmarked["experiments"].as_array_mut().unwrap() {
+        e.as_object_mut().unwrap().remove("test_fingerprint");
+    }
+    std::fs::write(&out, serde_json::to_string(&unmarked).unwrap()).unwrap();
+    run(&["--resume", out_s])
+        .failure()
+        .stderr(predicates::str::contains("already complete"));
+}
+
+#[test]
 fn resuming_with_another_statistic_re_estimates_without_measuring() {
     if !have_gfortran() {
         eprintln!("skipping: gfortran is not installed");

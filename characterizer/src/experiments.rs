@@ -51,6 +51,23 @@ pub struct Experiment {
 }
 
 impl Experiment {
+    /// A short hash of the test's text (initial values and body lines), recorded with its
+    /// observations so that a changed test is measured again rather than mixed with the old.
+    pub fn fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for (name, value) in &self.inits {
+            h.update(format!("{name} = {value}\n"));
+        }
+        for line in self.body.iter().flat_map(|s| &s.lines) {
+            h.update(format!("{:?} {}\n", line.label, line.text));
+        }
+        h.finalize()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
     /// Operations executed by one pass through the body.
     pub fn counts(&self) -> OpCounts {
         let mut c = OpCounts::new();

@@ -683,7 +683,37 @@ fn parse_observations(
         iterations: limit,
         observations_s: obs,
         instructions: None,
+        test_fingerprint: Some(e.fingerprint()),
     })
+}
+
+/// The experiments of `planned` that `result` recorded with another version of their test
+/// (their fingerprints differ; records without one, from older files, are taken as they are).
+pub fn changed_tests(result: &Characterization, planned: &[Experiment]) -> Vec<String> {
+    planned
+        .iter()
+        .filter(|e| {
+            result
+                .experiment(&e.name)
+                .and_then(|r| r.test_fingerprint.as_deref())
+                .is_some_and(|f| f != e.fingerprint())
+        })
+        .map(|e| e.name.clone())
+        .collect()
+}
+
+/// Drop the records of `names` (tests changed since they were measured), so that a resumed
+/// run measures them again; the parameters are solved again from what is left.
+pub fn forget_experiments(
+    result: &mut Characterization,
+    names: &[String],
+) -> Result<(), CharacterizeError> {
+    result.experiments.retain(|r| !names.contains(&r.name));
+    if !names.is_empty() {
+        result.complete = false;
+        solve_parameters(result)?;
+    }
+    Ok(())
 }
 
 /// Run (or resume) a characterization into `result`. `on_event` is called after each step
@@ -815,6 +845,7 @@ pub fn run(
             // recalibrated ran a different count).
             Some(old) => {
                 old.instructions = record.instructions.or(old.instructions);
+                old.test_fingerprint = old.test_fingerprint.take().or(record.test_fingerprint);
                 old.observations_s.extend(
                     record
                         .observations_s

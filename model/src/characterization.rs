@@ -146,6 +146,11 @@ pub struct ExperimentRecord {
     /// before rule 17.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<u64>,
+    /// Fingerprint of the test as it was measured (its initial values and body): a later
+    /// version that changes the test measures it again on `--resume` instead of mixing the
+    /// two. Absent in files made before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_fingerprint: Option<String>,
 }
 
 /// A statement no test used, timed and predicted from the parameters.

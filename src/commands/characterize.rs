@@ -172,9 +172,11 @@ pub fn run(a: Args) -> Result<()> {
         // A file complete for the version that made it may lack the experiments a later
         // version added (a new parameter): resuming measures those, keeping the rest.
         let (planned, _) = characterizer::plan(prev.settings.only.as_deref());
+        // A test this version changed is measured again, not mixed with the old one.
+        let changed = characterizer::changed_tests(&prev, &planned);
         let new_here = planned
             .iter()
-            .filter(|e| prev.experiment(&e.name).is_none())
+            .filter(|e| prev.experiment(&e.name).is_none() || changed.contains(&e.name))
             .count();
         let statistic = a
             .statistic
@@ -197,11 +199,20 @@ pub fn run(a: Args) -> Result<()> {
         }
         let mut prev = prev;
         prev.settings.statistic = statistic;
-        if prev.complete && new_here > 0 {
+        let missing = new_here - changed.len();
+        if prev.complete && missing > 0 {
             eprintln!(
-                "{} is complete but lacks {new_here} experiments of this version's plan: measuring those",
+                "{} is complete but lacks {missing} experiments of this version's plan: measuring those",
                 path.display()
             );
+        }
+        if !changed.is_empty() {
+            eprintln!(
+                "{} measured {} with tests this version has changed since: measuring them again",
+                path.display(),
+                changed.join(", ")
+            );
+            characterizer::forget_experiments(&mut prev, &changed)?;
         }
         let compiler = Compiler::find(Some(&prev.compiler.path), &prev.compiler.flags)?;
         if compiler.version != prev.compiler.version {
@@ -534,6 +545,14 @@ pub fn print_report(c: &Characterization) {
         eprintln!(
             "note: INST is not measured: {}'s assembly (-S -g) has no line directives, so the test's instructions cannot be counted; predictions with this file have no issue bound (rule 17)",
             c.compiler.path
+        );
+    }
+    let (planned, _) = characterizer::plan(c.settings.only.as_deref());
+    let changed = characterizer::changed_tests(c, &planned);
+    if !changed.is_empty() {
+        eprintln!(
+            "note: {}: measured with tests that this version of opcost has changed since; `opcost characterize --resume FILE` measures them again",
+            changed.join(", ")
         );
     }
 }
