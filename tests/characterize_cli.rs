@@ -343,17 +343,41 @@ fn quick_characterize(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
         .assert()
 }
 
-#[test]
-fn resuming_a_complete_file_measures_only_what_this_version_added() {
+/// A quick characterization of `only` in a fresh directory: the directory and the file, or
+/// None (skipped) without gfortran.
+fn quick_only(only: &str) -> Option<(tempfile::TempDir, std::path::PathBuf)> {
     if !have_gfortran() {
         eprintln!("skipping: gfortran is not installed");
-        return;
+        return None;
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bm.json");
+    quick_characterize(
+        dir.path(),
+        &["--only", only, "--out", out.to_str().unwrap()],
+    )
+    .success();
+    Some((dir, out))
+}
+
+/// The record of experiment `name` in a characterization file.
+fn record(doc: &Value, name: &str) -> Value {
+    doc["experiments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("{name} not recorded"))
+}
+
+#[test]
+fn resuming_a_complete_file_measures_only_what_this_version_added() {
+    let Some((dir, out)) = quick_only("BMIS,BMIR") else {
+        return;
+    };
     let run = |args: &[&str]| quick_characterize(dir.path(), args);
     let out_s = out.to_str().unwrap();
-    run(&["--only", "BMIS,BMIR", "--out", out_s]).success();
     let whole = read(&out);
     assert_eq!(whole["complete"], true);
     // Nothing is missing: resuming is refused.
@@ -379,15 +403,7 @@ fn resuming_a_complete_file_measures_only_what_this_version_added() {
     let (bmir, _, _) = est(&resumed, "BMIR");
     assert!(bmir.is_finite(), "BMIR measured: {bmir}");
     // What was measured before is kept as it was.
-    let observations = |doc: &Value, name: &str| {
-        doc["experiments"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["name"] == name)
-            .map(|e| e["observations_s"].clone())
-            .unwrap()
-    };
+    let observations = |doc: &Value, name: &str| record(doc, name)["observations_s"].clone();
     assert_eq!(observations(&resumed, "BMIS"), observations(&whole, "BMIS"));
     assert_eq!(
         observations(&resumed, "BMIS.0"),
@@ -397,25 +413,12 @@ fn resuming_a_complete_file_measures_only_what_this_version_added() {
 
 #[test]
 fn a_test_changed_since_it_was_measured_is_measured_again_on_resume() {
-    if !have_gfortran() {
-        eprintln!("skipping: gfortran is not installed");
+    let Some((dir, out)) = quick_only("BMIS") else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("bm.json");
+    };
     let run = |args: &[&str]| quick_characterize(dir.path(), args);
     let out_s = out.to_str().unwrap();
-    run(&["--only", "BMIS", "--out", out_s]).success();
     let whole = read(&out);
-    let record = |doc: &Value, name: &str| {
-        doc["experiments"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["name"] == name)
-            .cloned()
-            .unwrap()
-    };
     let fingerprint = record(&whole, "BMIS")["test_fingerprint"].clone();
     assert!(
         fingerprint.is_string(),
