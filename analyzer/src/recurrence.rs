@@ -210,11 +210,15 @@ fn cycles(chains: &Chains) -> Vec<(OpCounts, u32)> {
         for (v, from) in chains {
             let slot: &mut HashMap<String, OpCounts> = longer.entry(v.clone()).or_default();
             for (u, step) in from {
-                // A scalar the iteration does not assign keeps its value: itself, no latency.
-                let unchanged = HashMap::from([(u.clone(), OpCounts::new())]);
+                // A scalar the iteration does not assign (`paths` has the assigned ones) keeps
+                // its value: itself, no latency.
+                let unchanged;
                 let ends = match paths.get(u) {
-                    Some(m) if chains.contains_key(u) => m,
-                    _ => &unchanged,
+                    Some(m) => m,
+                    None => {
+                        unchanged = HashMap::from([(u.clone(), OpCounts::new())]);
+                        &unchanged
+                    }
                 };
                 for (origin, c) in ends {
                     let mut total = c.clone();

@@ -347,13 +347,15 @@ fn pass_instructions(
     tests: &Path,
     fresh: bool,
 ) -> Vec<Option<u64>> {
+    // `line_instructions` writes the listing beside the source, where a fresh build finds it.
     let asm = tests.with_extension("s");
-    let assembled = (fresh && asm.exists()) || compiler.assemble(tests, &asm).is_ok();
-    let listing = assembled
-        .then(|| std::fs::read_to_string(&asm).ok())
-        .flatten()
-        .map(|text| harness::LineInstructions::parse(&text))
-        .filter(|li| !li.is_empty());
+    let listing = if fresh && asm.exists() {
+        harness::LineInstructions::read(&asm).ok()
+    } else {
+        let dir = tests.parent().unwrap_or(Path::new("."));
+        compiler.line_instructions(tests, dir).ok()
+    }
+    .filter(|li| !li.is_empty());
     let name = tests.display().to_string();
     program
         .pass_ranges

@@ -56,6 +56,11 @@ impl LineInstructions {
         LineInstructions { by_line }
     }
 
+    /// Read the assembly listing at `path` ([`LineInstructions::parse`]).
+    pub fn read(path: &Path) -> std::io::Result<LineInstructions> {
+        Ok(LineInstructions::parse(&std::fs::read_to_string(path)?))
+    }
+
     /// Instructions emitted for `line` of `file` (matched by file name, without directories).
     pub fn at(&self, file: &str, line: u32) -> u64 {
         self.by_line
@@ -98,12 +103,11 @@ impl Compiler {
             .unwrap_or_else(|| "source".into());
         let out = dir.join(format!("{stem}.s"));
         self.assemble(source, &out)?;
-        let text = std::fs::read_to_string(&out).map_err(|e| CompileError {
+        LineInstructions::read(&out).map_err(|e| CompileError {
             compiler: self.path.display().to_string(),
             file: source.display().to_string(),
             stderr: format!("cannot read the assembly {}: {e}", out.display()),
-        })?;
-        Ok(LineInstructions::parse(&text))
+        })
     }
 }
 

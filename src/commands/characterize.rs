@@ -174,10 +174,11 @@ pub fn run(a: Args) -> Result<()> {
         let (planned, _) = characterizer::plan(prev.settings.only.as_deref());
         // A test this version changed is measured again, not mixed with the old one.
         let changed = characterizer::changed_tests(&prev, &planned);
-        let new_here = planned
+        let missing = planned
             .iter()
-            .filter(|e| prev.experiment(&e.name).is_none() || changed.contains(&e.name))
+            .filter(|e| prev.experiment(&e.name).is_none())
             .count();
+        let new_here = missing + changed.len();
         let statistic = a
             .statistic
             .map(Statistic::from)
@@ -199,7 +200,6 @@ pub fn run(a: Args) -> Result<()> {
         }
         let mut prev = prev;
         prev.settings.statistic = statistic;
-        let missing = new_here - changed.len();
         if prev.complete && missing > 0 {
             eprintln!(
                 "{} is complete but lacks {missing} experiments of this version's plan: measuring those",
