@@ -139,7 +139,7 @@ fn quick_characterization_of_a_few_regions_is_sane() {
             "Region 1: real single, local operands",
         ))
         .stdout(predicates::str::contains(
-            "each test: the minimum of 5 observations",
+            "each test: the median over 1 process of each one's minimum; 5 observations",
         ));
 }
 
@@ -509,7 +509,7 @@ fn resuming_with_another_statistic_re_estimates_without_measuring() {
 }
 
 #[test]
-fn a_new_characterization_estimates_by_the_minimum() {
+fn a_new_characterization_estimates_by_the_round_median() {
     if !have_gfortran() {
         eprintln!("skipping: gfortran is not installed");
         return;
@@ -521,7 +521,7 @@ fn a_new_characterization_estimates_by_the_minimum() {
         &["--only", "AISL", "--out", out.to_str().unwrap()],
     )
     .success();
-    assert_eq!(read(&out)["settings"]["statistic"], "min");
+    assert_eq!(read(&out)["settings"]["statistic"], "round-median");
 }
 
 /// Rule 17: INST is the pass time over the pass's instructions in the compiler's assembly.

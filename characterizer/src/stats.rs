@@ -38,8 +38,11 @@ pub fn t_factor(n: usize) -> f64 {
 
 /// Summarize a sample with the chosen estimator. The standard error is s/sqrt(n) for the mean,
 /// 1.2533 s/sqrt(n) for the median (its asymptotic efficiency under normal noise), and s/sqrt(n)
-/// for the minimum, a conservative stand-in where theory gives no simple form.
-pub fn summarize(values: &[f64], stat: Statistic) -> Measured {
+/// for the minimum, a conservative stand-in where theory gives no simple form. `rounds` is the
+/// number of processes the observations came from, in order, each an equal share (as
+/// `characterize --rounds` takes them); only [`Statistic::RoundMedian`] uses it, with the
+/// median's error over the rounds' minima.
+pub fn summarize(values: &[f64], stat: Statistic, rounds: usize) -> Measured {
     let n = values.len();
     if n == 0 {
         return Measured {
@@ -55,6 +58,7 @@ pub fn summarize(values: &[f64], stat: Statistic) -> Measured {
         f64::INFINITY
     };
     let se = (var / n as f64).sqrt();
+    let minimum = |v: &[f64]| v.iter().cloned().fold(f64::INFINITY, f64::min);
     match stat {
         Statistic::Mean => Measured {
             value: mean,
@@ -67,10 +71,25 @@ pub fn summarize(values: &[f64], stat: Statistic) -> Measured {
             n,
         },
         Statistic::Min => Measured {
-            value: values.iter().cloned().fold(f64::INFINITY, f64::min),
+            value: minimum(values),
             std_error: se,
             n,
         },
+        Statistic::RoundMedian => {
+            let k = rounds.clamp(1, n);
+            let minima: Vec<f64> = (0..k)
+                .map(|i| minimum(&values[i * n / k..(i + 1) * n / k]))
+                .collect();
+            if k == 1 {
+                return summarize(values, Statistic::Min, 1);
+            }
+            let spread = summarize(&minima, Statistic::Median, 1);
+            Measured {
+                value: spread.value,
+                std_error: spread.std_error,
+                n,
+            }
+        }
     }
 }
 
@@ -245,9 +264,26 @@ mod tests {
     #[test]
     fn estimators() {
         let v = [3.0, 1.0, 2.0, 10.0];
-        assert_eq!(summarize(&v, Statistic::Mean).value, 4.0);
-        assert_eq!(summarize(&v, Statistic::Median).value, 2.5);
-        assert_eq!(summarize(&v, Statistic::Min).value, 1.0);
+        assert_eq!(summarize(&v, Statistic::Mean, 1).value, 4.0);
+        assert_eq!(summarize(&v, Statistic::Median, 1).value, 2.5);
+        assert_eq!(summarize(&v, Statistic::Min, 1).value, 1.0);
+        // Two rounds: [3, 1] and [2, 10], minima 1 and 2.
+        assert_eq!(summarize(&v, Statistic::RoundMedian, 2).value, 1.5);
+        assert_eq!(summarize(&v, Statistic::RoundMedian, 1).value, 1.0);
+    }
+
+    #[test]
+    fn the_round_median_takes_the_typical_process_not_the_fastest() {
+        // Five processes, two observations each; one process ran in a fast phase (0.8) and
+        // the others near 1.0 with an interruption each (1.3): the minimum picks the fast
+        // process, the round median the typical one.
+        let v = [1.3, 1.0, 0.8, 0.85, 1.02, 1.3, 1.3, 0.98, 1.01, 1.3];
+        assert_eq!(summarize(&v, Statistic::Min, 5).value, 0.8);
+        let m = summarize(&v, Statistic::RoundMedian, 5);
+        assert_eq!(m.value, 1.0);
+        assert!(m.std_error > 0.0 && m.std_error < 0.2);
+        // More rounds than observations: one observation a round.
+        assert_eq!(summarize(&v[..3], Statistic::RoundMedian, 5).value, 1.0);
     }
 
     #[test]
@@ -383,10 +419,12 @@ mod tests {
             let b1 = summarize(
                 &noise.sample(10, 16.0 * (s_true + a_true), 0.3),
                 Statistic::Mean,
+                1,
             );
             let b2 = summarize(
                 &noise.sample(10, 16.0 * s_true + 32.0 * a_true, 0.3),
                 Statistic::Mean,
+                1,
             );
             let (p, _) = solve(
                 &[Param::SRSL, Param::ARSL],
