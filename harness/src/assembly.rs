@@ -11,6 +11,17 @@ use std::path::Path;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LineInstructions {
     by_line: BTreeMap<(String, u32), u64>,
+    /// A line's first run of instructions where a label ends it and the line has more code
+    /// after it: a DO statement's set-up (its bounds and the first value of its variable,
+    /// before the loop's head label), which runs once per entry to the loop.
+    set_up: BTreeMap<(String, u32), u64>,
+}
+
+/// The run of consecutive instructions of one line that the parser is in.
+struct Run {
+    key: (String, u32),
+    len: u64,
+    first: bool,
 }
 
 impl LineInstructions {
@@ -20,9 +31,16 @@ impl LineInstructions {
         let mut files: BTreeMap<String, String> = BTreeMap::new();
         let mut by_line = BTreeMap::new();
         let mut at: Option<(String, u32)> = None;
+        // Each line's first run, and whether a label ended it.
+        let mut first_runs: BTreeMap<(String, u32), (u64, bool)> = BTreeMap::new();
+        let mut run: Option<Run> = None;
         for raw in asm.lines() {
             let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') || line.ends_with(':') {
+            if line.ends_with(':') {
+                end_run(&mut run, true, &mut first_runs);
+                continue;
+            }
+            if line.is_empty() || line.starts_with('#') {
                 continue;
             }
             let mut words = line.split_whitespace();
@@ -44,16 +62,31 @@ impl LineInstructions {
                         (Some(name), Ok(l)) if l > 0 => Some((name.clone(), l)),
                         _ => None,
                     };
+                    if run.as_ref().map(|r| &r.key) != at.as_ref() {
+                        end_run(&mut run, false, &mut first_runs);
+                    }
                 }
                 d if d.starts_with('.') => {}
                 _ => {
                     if let Some(key) = &at {
                         *by_line.entry(key.clone()).or_insert(0) += 1;
+                        let r = run.get_or_insert_with(|| Run {
+                            key: key.clone(),
+                            len: 0,
+                            first: !first_runs.contains_key(key),
+                        });
+                        r.len += 1;
                     }
                 }
             }
         }
-        LineInstructions { by_line }
+        end_run(&mut run, false, &mut first_runs);
+        let set_up = first_runs
+            .into_iter()
+            .filter(|(key, (len, by_label))| *by_label && by_line.get(key).copied() > Some(*len))
+            .map(|(key, (len, _))| (key, len))
+            .collect();
+        LineInstructions { by_line, set_up }
     }
 
     /// Read the assembly listing at `path` ([`LineInstructions::parse`]).
@@ -69,6 +102,17 @@ impl LineInstructions {
             .unwrap_or(0)
     }
 
+    /// Of [`LineInstructions::at`], the instructions that set a loop up on `line`: the
+    /// line's first run when a label ends it and more of the line's code follows (a DO
+    /// statement's bounds and first value, before the loop's head). Rule 17 leaves them out
+    /// of the loop's iterations (LOIN charges the set-up).
+    pub fn set_up_at(&self, file: &str, line: u32) -> u64 {
+        self.set_up
+            .get(&(file_name(file), line))
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Whether the listing had any line information (flang-new 16 writes none).
     pub fn is_empty(&self) -> bool {
         self.by_line.is_empty()
@@ -78,6 +122,22 @@ impl LineInstructions {
     pub fn extend(&mut self, other: LineInstructions) {
         for (k, v) in other.by_line {
             *self.by_line.entry(k).or_insert(0) += v;
+        }
+        for (k, v) in other.set_up {
+            *self.set_up.entry(k).or_insert(0) += v;
+        }
+    }
+}
+
+/// Close the current run; a line's first run is remembered with whether a label ended it.
+fn end_run(
+    run: &mut Option<Run>,
+    by_label: bool,
+    first_runs: &mut BTreeMap<(String, u32), (u64, bool)>,
+) {
+    if let Some(r) = run.take() {
+        if r.first {
+            first_runs.insert(r.key, (r.len, by_label));
         }
     }
 }
@@ -143,5 +203,27 @@ mod tests {
         assert!(li.at("q.f", 4) >= 3, "{li:?}");
         assert!(li.at("q.f", 3) >= 1, "{li:?}");
         assert_eq!(li.at("q.f", 99), 0);
+        // The DO sets the loop up (I = 1) before the loop's head: a run of its own, less
+        // than the whole line (the test and the increment run each iteration).
+        let set_up = li.set_up_at("q.f", 3);
+        assert!(set_up >= 1 && set_up < li.at("q.f", 3), "{li:?}");
+        assert_eq!(li.set_up_at("q.f", 4), 0, "{li:?}");
+    }
+
+    #[test]
+    fn a_do_statements_set_up_is_its_first_run_ended_by_a_label() {
+        // gfortran -O0's shape: the DO (line 3) stores the first value, the head label, the
+        // test; the body (line 4); the increment back on line 3. Line 4 has one run only.
+        let asm = "\t.file 1 \"p.f\"\n\t.loc 1 3 0\n\tmovl $1, -4(%rbp)\n\tmovl $9, %eax\n.L3:\n\t.loc 1 3 0 is_stmt 0\n\tcmpl %eax, -4(%rbp)\n\tjg .L5\n\t.loc 1 4 0\n\tmovl -4(%rbp), %edx\n\tmovl %edx, -8(%rbp)\n\t.loc 1 3 0\n\taddl $1, -4(%rbp)\n\tjmp .L3\n.L5:\n\t.loc 1 4 0\n";
+        let li = LineInstructions::parse(asm);
+        assert_eq!(li.at("p.f", 3), 6);
+        assert_eq!(li.set_up_at("p.f", 3), 2);
+        assert_eq!(li.at("p.f", 4), 2);
+        assert_eq!(li.set_up_at("p.f", 4), 0);
+        // A line whose only run a label ends sets nothing up: it is all the loop's.
+        let li = LineInstructions::parse(
+            "\t.file 1 \"p.f\"\n\t.loc 1 7 0\n\tcmpl $3, %eax\n\tjg .L9\n.L8:\n",
+        );
+        assert_eq!(li.set_up_at("p.f", 7), 0);
     }
 }

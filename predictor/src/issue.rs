@@ -72,6 +72,7 @@ pub fn fill_loop_instructions(
                 l.first_line..=l.last_line,
                 n,
                 |line| lines.at(&l.file, line),
+                |line| lines.set_up_at(&l.file, line),
                 |line| runs.get(&(l.file.as_str(), line)).copied(),
             ))
         })
