@@ -435,13 +435,19 @@ fn pass_times(result: &Characterization, r: &ExperimentRecord) -> Vec<f64> {
         .collect()
 }
 
-/// The body's time: a pass less the loop control, the two variances added (seed 004 eq. 4.6).
-fn body_time(result: &Characterization, r: &ExperimentRecord, loop_control: Measured) -> Measured {
-    let m = stats::summarize(
+/// A test's time per pass as the characterization summarizes its observations (its
+/// statistic over its rounds).
+fn pass_time(result: &Characterization, r: &ExperimentRecord) -> Measured {
+    stats::summarize(
         &pass_times(result, r),
         result.settings.statistic,
         result.settings.rounds,
-    );
+    )
+}
+
+/// The body's time: a pass less the loop control, the two variances added (seed 004 eq. 4.6).
+fn body_time(result: &Characterization, r: &ExperimentRecord, loop_control: Measured) -> Measured {
+    let m = pass_time(result, r);
     Measured {
         value: m.value - loop_control.value,
         std_error: (m.std_error.powi(2) + loop_control.std_error.powi(2)).sqrt(),
@@ -455,11 +461,7 @@ fn body_times(result: &Characterization, built: &[Experiment]) -> BTreeMap<Strin
     let Some(loop_rec) = result.experiment(LOOP_EXPERIMENT) else {
         return out;
     };
-    let lp = stats::summarize(
-        &pass_times(result, loop_rec),
-        result.settings.statistic,
-        result.settings.rounds,
-    );
+    let lp = pass_time(result, loop_rec);
     out.insert(LOOP_EXPERIMENT.to_string(), lp);
     for r in &result.experiments {
         if r.name != LOOP_EXPERIMENT && built.iter().any(|e| e.name == r.name) {
@@ -509,13 +511,7 @@ pub fn host_speed(
         let Some(old) = machine.experiment(&e.name) else {
             continue;
         };
-        let statistic = machine.settings.statistic;
-        let before = stats::summarize(
-            &pass_times(machine, old),
-            statistic,
-            machine.settings.rounds,
-        )
-        .value;
+        let before = pass_time(machine, old).value;
         if before.is_nan() || before <= 0.0 || old.iterations == 0 {
             continue;
         }
@@ -524,7 +520,9 @@ pub fn host_speed(
         let out = run_one(&built, i + 1, &opts, (1, old.iterations), cancel, limit)
             .map_err(|error| run_failure(e, &params, error, progress))?;
         let now = parse_observations(e, &params, &out)?;
-        let after = stats::summarize(&pass_times(machine, &now), statistic, 1).value;
+        // One observation now: no rounds to take a median over.
+        let after =
+            stats::summarize(&pass_times(machine, &now), machine.settings.statistic, 1).value;
         if after > 0.0 {
             ratios.push((e.name.clone(), after / before));
         }
@@ -543,11 +541,7 @@ pub fn host_speed(
 fn instruction_issue(result: &Characterization, g: &Group) -> Option<Measured> {
     let rec = result.experiment(g.experiments.first()?)?;
     let instructions = rec.instructions? as f64;
-    let pass = stats::summarize(
-        &pass_times(result, rec),
-        result.settings.statistic,
-        result.settings.rounds,
-    );
+    let pass = pass_time(result, rec);
     Some(Measured {
         value: pass.value / instructions,
         std_error: pass.std_error / instructions,

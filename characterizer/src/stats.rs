@@ -75,14 +75,12 @@ pub fn summarize(values: &[f64], stat: Statistic, rounds: usize) -> Measured {
             std_error: se,
             n,
         },
+        Statistic::RoundMedian if rounds.min(n) <= 1 => summarize(values, Statistic::Min, 1),
         Statistic::RoundMedian => {
-            let k = rounds.clamp(1, n);
+            let k = rounds.min(n);
             let minima: Vec<f64> = (0..k)
                 .map(|i| minimum(&values[i * n / k..(i + 1) * n / k]))
                 .collect();
-            if k == 1 {
-                return summarize(values, Statistic::Min, 1);
-            }
             let spread = summarize(&minima, Statistic::Median, 1);
             Measured {
                 value: spread.value,
