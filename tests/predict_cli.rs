@@ -122,18 +122,25 @@ fn a_loop_of_array_statements_lasts_at_least_its_instructions_issue_time() {
         eprintln!("skipping: gfortran is not installed");
         return;
     }
-    let machine: Value =
+    let mut machine: Value =
         serde_json::from_str(&std::fs::read_to_string(quick_machine()).unwrap()).unwrap();
-    let inst = machine["parameters"]
-        .as_array()
+    let inst_estimate = &mut machine["parameters"]
+        .as_array_mut()
         .unwrap()
-        .iter()
+        .iter_mut()
         .find(|p| p["mnemonic"] == "INST")
-        .expect("the characterization measures INST")["estimate"]["mean_ns"]
-        .as_f64()
-        .unwrap();
-    assert!(inst > 0.0, "{inst}");
+        .expect("the characterization measures INST")["estimate"];
+    let measured = inst_estimate["mean_ns"].as_f64().unwrap();
+    assert!(measured > 0.0, "{measured}");
+    // By the quick characterization's own INST this loop is issue-bound only by a few
+    // percent, and its cheap parameters wander by far more from run to run (ARR1 0.04 to
+    // 0.23 ns in four quick runs), so whether rule 17 binds would be a coin toss: the
+    // prediction uses a copy whose INST is four times the measured one, which must bind.
+    let inst = 4.0 * measured;
+    inst_estimate["mean_ns"] = inst.into();
     let dir = tempfile::tempdir().unwrap();
+    let machine_file = dir.path().join("machine.json");
+    std::fs::write(&machine_file, machine.to_string()).unwrap();
     let source = dir.path().join("issue.f");
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/issue.f"),
@@ -145,7 +152,7 @@ fn a_loop_of_array_statements_lasts_at_least_its_instructions_issue_time() {
             .unwrap()
             .current_dir(dir.path())
             .args(["predict", "--machine"])
-            .arg(quick_machine())
+            .arg(&machine_file)
             .arg(input)
             .arg("--json")
             .arg(out)
