@@ -509,7 +509,7 @@ fn resuming_with_another_statistic_re_estimates_without_measuring() {
 }
 
 #[test]
-fn a_new_characterization_estimates_by_the_round_median() {
+fn a_new_characterization_estimates_by_the_minimum() {
     if !have_gfortran() {
         eprintln!("skipping: gfortran is not installed");
         return;
@@ -521,7 +521,7 @@ fn a_new_characterization_estimates_by_the_round_median() {
         &["--only", "AISL", "--out", out.to_str().unwrap()],
     )
     .success();
-    assert_eq!(read(&out)["settings"]["statistic"], "round-median");
+    assert_eq!(read(&out)["settings"]["statistic"], "min");
 }
 
 /// Rule 17: INST is the pass time over the pass's instructions in the compiler's assembly.

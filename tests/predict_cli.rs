@@ -241,7 +241,7 @@ fn validate_reports_real_against_predicted() {
     let real = num("real_s");
     let predicted = num("predicted_s");
     assert!(real > 0.0 && predicted > 0.0);
-    // The characterization is by the round median (the default), so the real time is the fastest
+    // The characterization is by the minimum (the default), so the real time is the fastest
     // run's CPU time, and the error is against it.
     assert_eq!(col("real_is"), "cpu_min");
     assert_eq!(real, num("real_cpu_min_s"));

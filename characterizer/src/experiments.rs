@@ -987,6 +987,28 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
             exps.push(exp(case.param.to_string(), case.purpose, case.inits, body));
             groups.push(single(&[case.param], case.param.mnemonic()));
         }
+        if int {
+            // An integer division and a MOD by a constant on the chain (QCIS, QRIS): the
+            // compiler's multiply-and-shift sequences, not one multiplication (rule 14).
+            let by_constant: [(Param, &str, ChainValue); 2] = [
+                (
+                    Param::QCIS,
+                    "dependent X = X / 3 (a multiply-and-shift sequence)",
+                    Box::new(|x, _| Expr::arith(ArithOp::Div, v(x), Expr::int(3))),
+                ),
+                (
+                    Param::QRIS,
+                    "dependent X = MOD(X, 65521) (a division sequence, a multiplication back and a subtraction)",
+                    Box::new(|x, _| Expr::intrinsic("MOD", vec![v(x), Expr::int(65521)])),
+                ),
+            ];
+            for (param, purpose, value) in by_constant {
+                let body = chained(f, CHAINS, |k| value(&f.x(1), k));
+                let inits = inits_for(f, CHAINS, Some(3.0), None, None);
+                exps.push(exp(param.to_string(), purpose, inits, body));
+                groups.push(single(&[param], param.mnemonic()));
+            }
+        }
     }
     for f in [FLAVORS[0], FLAVORS[1]] {
         for case in intrinsic_cases(f, CostKind::Latency) {
@@ -1273,6 +1295,13 @@ mod tests {
         assert_eq!(get("QARS").get(Param::ARSL), 0);
         assert_eq!(get("QTIS").get(Param::QTIS), CHAINS as u64);
         assert_eq!(get("QTND").get(Param::QMRD), FEW_CHAINS as u64);
+        // A division and a MOD by a constant on the chain are their own latencies (rule 14),
+        // not a multiplication's.
+        for (name, p) in [("QCIS", Param::QCIS), ("QRIS", Param::QRIS)] {
+            assert_eq!(get(name).get(p), CHAINS as u64, "{name}");
+            assert_eq!(get(name).get(Param::QTIS), CHAINS as u64, "{name}");
+            assert_eq!(get(name).get(Param::QMIS), 0, "{name}");
+        }
         // Half of the sixteen random IFs are missed per pass.
         assert_eq!(get("BMIS").get(Param::BMIS), BRANCH_CHAINS as u64 / 2);
         assert_eq!(get("BMIS.0").get(Param::BMIS), 0);

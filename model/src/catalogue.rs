@@ -68,6 +68,12 @@ pub enum Operation {
     DummyAccess,
     /// One machine instruction of a loop body issued at the CPU's sustained rate (rule 17).
     InstructionIssue,
+    /// An integer division by a compile-time constant on a dependence chain (rule 14): the
+    /// compiler's multiply-and-shift sequence, longer than one multiplication.
+    DivideByConstant,
+    /// An integer MOD by a compile-time constant on a dependence chain (rule 14): the
+    /// division's sequence, a multiplication back and a subtraction.
+    RemainderByConstant,
     Exp,
     Log,
     Sin,
@@ -105,6 +111,8 @@ impl Operation {
             Operation::BranchMiss => "mispredicted IF branch",
             Operation::DummyAccess => "access through a dummy argument",
             Operation::InstructionIssue => "instruction issue in a loop body",
+            Operation::DivideByConstant => "division by a constant",
+            Operation::RemainderByConstant => "MOD by a constant",
             Operation::Exp => "exponential",
             Operation::Log => "logarithm",
             Operation::Sin => "sine",
@@ -340,6 +348,8 @@ catalogue! {
     DUMA = 106, 8, DummyAccess, None, None, None, false;
     BMIR = 107, 10, BranchMiss, Real, None, None, false;
     INST = 108, 10, InstructionIssue, None, None, None, false;
+    QCIS = 109, 13, DivideByConstant, Integer, Single, Local, false;
+    QRIS = 110, 13, RemainderByConstant, Integer, Single, Local, false;
 }
 
 /// Number of parameters of seed 004 table 4.11.
@@ -462,7 +472,7 @@ mod tests {
         let names: HashSet<_> = Param::ALL.iter().map(|p| p.mnemonic()).collect();
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
-        assert_eq!(Param::measured().count(), 74 + 28 + 4);
+        assert_eq!(Param::measured().count(), 74 + 30 + 4);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //!    conversion itself is not counted*. Subtraction counts as addition. An integer division
 //!    (or MOD) by a compile-time constant counts as a multiplication* (the compiler emits a
 //!    multiply and shifts even at -O0: seen in gfortran's -O0 assembly, and counting it as a
-//!    division overpredicted smith's MOD-heavy units by 1.6x).
+//!    division overpredicted smith's MOD-heavy units by 1.6x). Its latency on a chain is
+//!    longer: rule 14 has parameters of its own for it (QCIS, QRIS).
 //! 4. `X ** I` (real base, integer exponent) is E…; `X ** Y` (real exponent) is X…; an integer
 //!    base to the literal 2 is EI…, to anything else XI….
 //! 5. Unary minus of a non-constant is one addition of its type*; unary plus is free; `.EQV.`
@@ -46,7 +47,8 @@
 //!     reads a scalar that an earlier statement of the same loop wrote, the reader waits. The
 //!     wait along one assignment, from an operand `v` to the target, is one QT… (the stored
 //!     value forwarded to the next load, by the target's type) plus one Q… latency for every
-//!     operator on the path from the deepest occurrence of `v` up to the root ([`chain_latency`]).
+//!     operator on the path from the deepest occurrence of `v` up to the root ([`chain_latency`]);
+//!     an integer division or MOD by a constant is QCIS or QRIS there, not a multiplication.
 //!     Compares, logical operators, calls and operators without a latency parameter add
 //!     nothing; a use inside a subscript is not a chain. Array elements chain like scalars
 //!     when the loop does not move them (constant subscripts `E(1)`, or subscripts the loop
@@ -180,6 +182,22 @@ fn division_operation(t: Type, divisor: &Expr) -> Operation {
         Operation::Multiply
     } else {
         Operation::Divide
+    }
+}
+
+/// Rule 14: the latency of an integer division (or, with `by_constant` =
+/// `RemainderByConstant`, a MOD) on a chain. By a compile-time constant it is not one
+/// multiplication's latency, as rule 3 counts its throughput: gfortran -O0's sequence
+/// (multiply high, shifts, a sign correction; for MOD the quotient stored, reloaded,
+/// multiplied back and subtracted) is a chain of its own. Measured on this Zen 4 (gfortran
+/// -O0, a link of `J = J / 3`, `J = MOD(J, 65521)`, `J = J * N`): 2.1, 4.4 and 1.1 ns; smith's
+/// `IHASH = MOD(3*IHASH + I*I - I/3, 65521)` ran at 5.9 ns an iteration, charged 1.7 as a
+/// multiplication.
+fn chain_division_operation(t: Type, divisor: &Expr, by_constant: Operation) -> Operation {
+    match division_operation(t, divisor) {
+        Operation::Multiply if by_constant == Operation::RemainderByConstant => by_constant,
+        Operation::Multiply => Operation::DivideByConstant,
+        op => op,
     }
 }
 
@@ -521,7 +539,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             let operation = match op {
                 ArithOp::Add | ArithOp::Sub => Some(Operation::Add),
                 ArithOp::Mul => Some(Operation::Multiply),
-                ArithOp::Div => Some(division_operation(t, rhs)),
+                ArithOp::Div => Some(chain_division_operation(t, rhs, Operation::Divide)),
                 ArithOp::Pow => Some(power_operation(lhs, rhs)),
                 ArithOp::Concat => None,
             };
@@ -538,9 +556,13 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             match intrinsics::lookup(name).map(|d| d.rule) {
                 Some(IntrinsicRule::Library(op)) => c += &own(op, arg_type),
                 Some(IntrinsicRule::Arithmetic { op, .. }) => {
-                    // MOD by a constant is a multiplication on the chain too (rule 3).
+                    // MOD by a constant has its own latency on a chain (rule 14).
                     let op = match (op, args.get(1)) {
-                        (Operation::Divide, Some(divisor)) => division_operation(e.ty(), divisor),
+                        (Operation::Divide, Some(divisor)) => chain_division_operation(
+                            e.ty(),
+                            divisor,
+                            Operation::RemainderByConstant,
+                        ),
                         _ => op,
                     };
                     c += &own(op, e.ty())
@@ -899,13 +921,24 @@ mod tests {
             c,
             counts(&[(Param::QTRS, 1), (Param::QSNS, 1), (Param::QARS, 1)])
         );
-        // MOD by a constant is a multiplication on the chain (rule 3); by a variable, a
-        // division: IH = MOD(3 * IH, 65521) and IH = MOD(3 * IH, I).
+        // MOD and division by a constant have their own latencies on the chain (QRIS, QCIS),
+        // though rule 3 counts their throughput as a multiplication; by a variable, a
+        // division: IH = MOD(3 * IH, 65521), IH = 3 * IH / 7 and IH = MOD(3 * IH, I).
         let ih = Operand::local("IH", Type::Integer);
         let three_ih = Expr::arith(ArithOp::Mul, Expr::int(3), Expr::var(&ih));
         let by_constant = Expr::intrinsic("MOD", vec![three_ih.clone(), Expr::int(65521)]);
         let c = chain_latency(&Expr::var(&ih), &by_constant, "IH").unwrap();
-        assert_eq!(c, counts(&[(Param::QTIS, 1), (Param::QMIS, 2)]));
+        assert_eq!(
+            c,
+            counts(&[(Param::QTIS, 1), (Param::QMIS, 1), (Param::QRIS, 1)])
+        );
+        assert_eq!(count_expr(&by_constant).get(Param::MISL), 2);
+        let divided = Expr::arith(ArithOp::Div, three_ih.clone(), Expr::int(7));
+        let c = chain_latency(&Expr::var(&ih), &divided, "IH").unwrap();
+        assert_eq!(
+            c,
+            counts(&[(Param::QTIS, 1), (Param::QMIS, 1), (Param::QCIS, 1)])
+        );
         let by_variable = Expr::intrinsic("MOD", vec![three_ih, Expr::var(&i())]);
         let c = chain_latency(&Expr::var(&ih), &by_variable, "IH").unwrap();
         assert_eq!(

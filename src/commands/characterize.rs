@@ -76,7 +76,7 @@ pub fn show(a: ShowArgs) -> Result<()> {
   opcost characterize --flags \"-O1\"
   opcost characterize --only ARSL,DRSL,SIND --repeat 20
   opcost characterize --resume results/<machine>--gfortran-O0.json
-  opcost characterize --resume old.json --statistic round-median   # re-estimate, nothing re-measured
+  opcost characterize --resume old.json --statistic min   # re-estimate, nothing re-measured
 
 An interrupted run (Ctrl-C, kill) keeps every finished experiment in its file, marked
 incomplete; --resume completes it. By default each test's time is the minimum of the
@@ -111,8 +111,8 @@ pub struct Args {
     /// machine goes through [default: 2, quick 1]
     #[arg(long, value_name = "N")]
     rounds: Option<usize>,
-    /// Estimator over the observations [default: round-median: the minimum within each
-    /// round's process, the median across the rounds]. With --resume, a different one
+    /// Estimator over the observations [default: min, the fastest observation: the quiet
+    /// machine, for every test alike]. With --resume, a different one
     /// re-estimates the file's parameters from its recorded observations (and runs the
     /// self-check again) without measuring them again
     #[arg(long, value_enum)]

@@ -70,7 +70,7 @@ pub fn run(a: Args) -> Result<()> {
             .map(|s| format!("{} by the {}", s.name, statistic(s).name()))
             .collect();
         eprintln!(
-            "warning: the systems' parameters are estimated differently ({}); re-estimate them alike with `opcost characterize --resume FILE --statistic round-median`",
+            "warning: the systems' parameters are estimated differently ({}); re-estimate them alike with `opcost characterize --resume FILE --statistic min`",
             each.join(", ")
         );
     }

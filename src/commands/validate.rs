@@ -19,14 +19,14 @@ use std::time::Duration;
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
 and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
 of a shared machine touches them all) and compare with each one's CPU time, summarized as the
-characterization summarized its tests: the fastest run for a characterization by the round
-median (the default) or the minimum (the undisturbed machine on both sides), the median run
+characterization summarized its tests: the fastest run for a characterization by the minimum
+(the default: the undisturbed machine on both sides) or the round median, the median run
 otherwise; both are in the CSV and JSON. Writes results/validation-<machine file>.csv and .svg (predicted vs real,
 log-log).
 
 Before each round the characterization's own tests run again, one short observation each, and
 their time now over their recorded time (as the characterization summarized them: by the
-round median, a typical process's undisturbed time) gives the host's speed against the day it
+minimum, the undisturbed time) gives the host's speed against the day it
 was characterized (median over the tests). The errors stay those of the predictions as they are;
 beside them, the error once the prediction is scaled by that speed tells the model's share of
 an error from the host's drift (a shared machine's speed wanders by 10-30 % over an hour).
