@@ -76,8 +76,10 @@ fn quick_characterization_of_a_few_regions_is_sane() {
         );
         assert!(mean.is_finite());
     }
-    // Expensive operations are positive and clearly above the cheap ones.
-    for m in ["DRSL", "PROC", "SIND", "LOOV", "ARSL", "TRSL", "CISL"] {
+    // Expensive operations are positive and clearly above the cheap ones. ARSL is left out:
+    // a difference of two quick tests at a fraction of a nanosecond, it can come out at or
+    // below zero (this check, with ARSL in it, failed once in ten quick runs).
+    for m in ["DRSL", "PROC", "SIND", "LOOV", "TRSL", "CISL"] {
         assert!(est(&doc, m).0 > 0.0, "{m} must take time");
     }
     assert!(
@@ -139,7 +141,7 @@ fn quick_characterization_of_a_few_regions_is_sane() {
             "Region 1: real single, local operands",
         ))
         .stdout(predicates::str::contains(
-            "each test: the median over 1 process of each one's minimum; 5 observations",
+            "each test: the minimum of 5 observations of TMAX 0.01 s from 1 process",
         ));
 }
 
