@@ -148,7 +148,35 @@ fn xray_matches_sysfs_and_its_own_invariants() {
     assert_eq!(caches[0]["method"], "compact_sequences", "{r:#}");
 
     // CPU: the frequency is right if operations known to take whole cycles come out whole
-    // (a 10 % error in the frequency would put a 3-cycle operation at 2.7 or 3.3).
+    // (a 10 % error in the frequency would put a 3-cycle operation at 2.7 or 3.3). A busy
+    // neighbour can disturb one quick run's frequency (2,871 MHz and a 3.43-cycle multiply
+    // once, in a full test run): a run that fails this is repeated once, and the repeat must
+    // pass; a frequency that is wrong by method fails both.
+    let whole = |r: &Value| -> Result<(), String> {
+        let cpu = &r["cpu"];
+        let f = cpu["frequency_mhz"].as_f64().unwrap();
+        for i in cpu["instructions"].as_array().unwrap() {
+            let lat = i["latency_cycles"].as_f64().unwrap();
+            if i["name"] != "integer add" && (lat - lat.round()).abs() >= 0.25 {
+                return Err(format!(
+                    "{} latency {lat:.2} cycles is not whole: frequency {f:.0} MHz wrong?",
+                    i["name"]
+                ));
+            }
+        }
+        Ok(())
+    };
+    let r = match whole(&r) {
+        Ok(()) => r,
+        Err(first) => {
+            eprintln!("repeating X-Ray once: {first}");
+            let again = run_xray(dir.path());
+            if let Err(e) = whole(&again) {
+                panic!("{e} (and before: {first})");
+            }
+            again
+        }
+    };
     let cpu = &r["cpu"];
     let f = cpu["frequency_mhz"].as_f64().unwrap();
     assert!(f > 100.0 && f < 10_000.0, "{f}");
@@ -160,13 +188,6 @@ fn xray_matches_sysfs_and_its_own_invariants() {
             thr > 0.0 && thr <= lat * 1.1,
             "throughput slower than latency: {i}"
         );
-        if i["name"] != "integer add" {
-            assert!(
-                (lat - lat.round()).abs() < 0.25,
-                "{} latency {lat:.2} cycles is not whole: frequency {f:.0} MHz wrong?",
-                i["name"]
-            );
-        }
     }
     assert_eq!(cpu["has_fpu"], true);
     let logical = std::thread::available_parallelism().unwrap().get() as u64;
