@@ -185,18 +185,17 @@ fn division_operation(t: Type, divisor: &Expr) -> Operation {
     }
 }
 
-/// Rule 14: the latency of an integer division (or, with `by_constant` =
-/// `RemainderByConstant`, a MOD) on a chain. By a compile-time constant it is not one
-/// multiplication's latency, as rule 3 counts its throughput: gfortran -O0's sequence
-/// (multiply high, shifts, a sign correction; for MOD the quotient stored, reloaded,
-/// multiplied back and subtracted) is a chain of its own. Measured on this Zen 4 (gfortran
+/// Rule 14: the latency of an integer division or MOD on a chain, `by_constant`
+/// (`DivideByConstant` or `RemainderByConstant`) when the divisor is a compile-time constant,
+/// else a division. By a constant it is not one multiplication's latency, as rule 3 counts
+/// its throughput: gfortran -O0's sequence (multiply high, shifts, a sign correction; for MOD
+/// the quotient stored, reloaded, multiplied back and subtracted) is a chain of its own. Measured on this Zen 4 (gfortran
 /// -O0, a link of `J = J / 3`, `J = MOD(J, 65521)`, `J = J * N`): 2.1, 4.4 and 1.1 ns; smith's
 /// `IHASH = MOD(3*IHASH + I*I - I/3, 65521)` ran at 5.9 ns an iteration, charged 1.7 as a
 /// multiplication.
 fn chain_division_operation(t: Type, divisor: &Expr, by_constant: Operation) -> Operation {
     match division_operation(t, divisor) {
-        Operation::Multiply if by_constant == Operation::RemainderByConstant => by_constant,
-        Operation::Multiply => Operation::DivideByConstant,
+        Operation::Multiply => by_constant,
         op => op,
     }
 }
@@ -539,7 +538,11 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             let operation = match op {
                 ArithOp::Add | ArithOp::Sub => Some(Operation::Add),
                 ArithOp::Mul => Some(Operation::Multiply),
-                ArithOp::Div => Some(chain_division_operation(t, rhs, Operation::Divide)),
+                ArithOp::Div => Some(chain_division_operation(
+                    t,
+                    rhs,
+                    Operation::DivideByConstant,
+                )),
                 ArithOp::Pow => Some(power_operation(lhs, rhs)),
                 ArithOp::Concat => None,
             };

@@ -2,8 +2,8 @@
 //! Each program is analyzed dynamically, predicted, then compiled with the characterization's
 //! compiler and flags and run several times; the real time is the runs' CPU time (the
 //! characterizer's timer is CPU time too) summarized as the characterization summarized its
-//! tests' observations: the minimum for a characterization by the minimum or by the round
-//! median (the default: the undisturbed machine on both sides, seed 003 section 2.1), the
+//! tests' observations: the minimum for a characterization by the minimum (the default: the
+//! undisturbed machine on both sides, seed 003 section 2.1) or by the round median, the
 //! median otherwise. Wall time
 //! is reported beside it. Where a prediction is off, a profiling build (gprof, `-pg`) times every program
 //! unit so predicted and measured time can be compared part by part (seed 004 section 6.3).

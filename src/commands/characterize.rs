@@ -79,12 +79,13 @@ pub fn show(a: ShowArgs) -> Result<()> {
   opcost characterize --resume old.json --statistic min   # re-estimate, nothing re-measured
 
 An interrupted run (Ctrl-C, kill) keeps every finished experiment in its file, marked
-incomplete; --resume completes it. By default each test's time is the minimum of the
-observations within each process (round), the median across the processes: on a shared host
-the other tenants only slow a test down (the minimum of a characterization made in a busy hour
-agreed with one made in a quiet hour to 3.5 % per parameter, the mean to 12.7 %), and the
-minimum over all processes picks the host's fastest phase, which a whole program's run does
-not see (README, refinements 15 and 20).")]
+incomplete; --resume completes it. By default each test's time is the minimum of its
+observations: on a shared host the other tenants only slow a test down (the minimum of a
+characterization made in a busy hour agreed with one made in a quiet hour to 3.5 % per
+parameter, the mean to 12.7 %), and a busy neighbour puts a cheap test's process in a slow
+state that the minimum over the processes leaves out for every test alike (README,
+refinements 15 and 23; --statistic round-median takes the median over the processes of each
+one's minimum, refinement 20).")]
 pub struct Args {
     /// Short observations and few of them (TMAX 0.01 s, 5 observations): for tests and a first look
     #[arg(long)]
