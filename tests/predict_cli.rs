@@ -287,6 +287,50 @@ fn validate_reports_real_against_predicted() {
     assert!(p > 0.0 && p <= predicted, "{p} of {predicted}");
     assert!(m > 0.0 && m <= 2.0 * real, "{m} of {real}");
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+
+    // --against: the same prediction scored against the CSV's real time, nothing run.
+    let rescored = dir.path().join("r.json");
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["validate", "--machine"])
+        .arg(quick_machine())
+        .arg(fixture())
+        .arg("--against")
+        .arg(&csv)
+        .arg("--json")
+        .arg(&rescored)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("nothing was run"), "{text}");
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&rescored).unwrap()).unwrap();
+    assert_eq!(r["sets"].as_array().unwrap().len(), 1);
+    let e = r["sets"][0]["errors"][0][1].as_f64().unwrap();
+    assert!(
+        (e - f("error_percent")).abs() < 0.1,
+        "{e} against the validation's {}",
+        f("error_percent")
+    );
+    assert_eq!(r["programs"][0]["sets"], 1);
+    assert_eq!(r["overall"]["programs"], 1);
+    // A file that is not a validation CSV is named and refused.
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["validate", "--machine"])
+        .arg(quick_machine())
+        .arg(fixture())
+        .arg("--against")
+        .arg(&svg)
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&out);
+    assert!(err.contains("is not a validation CSV"), "{err}");
 }
 
 #[test]

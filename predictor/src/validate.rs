@@ -413,13 +413,13 @@ pub struct PreparedProgram {
     _dir: tempfile::TempDir,
 }
 
-/// Analyze (dynamic counts), predict, compile with the machine's compiler and flags, and
-/// (with `opts.profile_units`) time its units and regions with a gprof build.
-pub fn prepare_program(
+/// Analyze a program dynamically with the characterization's compiler and flags (the
+/// counting run simulates the branch predictor, rule 15).
+fn analyze_for(
     source: &Path,
     machine: &Characterization,
-    opts: &ValidateOptions,
-) -> Result<PreparedProgram, ValidateError> {
+    time_limit: Duration,
+) -> Result<(String, Compiler, analyzer::Analysis), ValidateError> {
     let name = program_name(source);
     let compiler =
         Compiler::find(Some(&machine.compiler.path), &machine.compiler.flags).map_err(|e| {
@@ -436,7 +436,7 @@ pub fn prepare_program(
         },
         &compiler,
         &RunSpec {
-            time_limit: opts.time_limit,
+            time_limit,
             ..RunSpec::default()
         },
     )
@@ -444,6 +444,31 @@ pub fn prepare_program(
         program: name.clone(),
         error,
     })?;
+    Ok((name, compiler, analysis))
+}
+
+/// A program's predicted run time on `machine`, seconds, from a dynamic analysis (no timed
+/// runs): what `rescore` sets against earlier validations' real times.
+pub fn predict_source(
+    source: &Path,
+    machine: &Characterization,
+    time_limit: Duration,
+) -> Result<(String, f64), ValidateError> {
+    let (name, _, analysis) = analyze_for(source, machine, time_limit)?;
+    Ok((
+        name,
+        predict_program(&analysis.stats, machine).total.seconds(),
+    ))
+}
+
+/// Analyze (dynamic counts), predict, compile with the machine's compiler and flags, and
+/// (with `opts.profile_units`) time its units and regions with a gprof build.
+pub fn prepare_program(
+    source: &Path,
+    machine: &Characterization,
+    opts: &ValidateOptions,
+) -> Result<PreparedProgram, ValidateError> {
+    let (name, compiler, analysis) = analyze_for(source, machine, opts.time_limit)?;
     let prediction = predict_program(&analysis.stats, machine);
     let dir = tempfile::Builder::new()
         .prefix("opcost-validate-")
@@ -629,6 +654,83 @@ pub fn read_validation_csv(text: &str) -> Result<Vec<(String, f64)>, csv::Error>
     Ok(out)
 }
 
+/// One earlier validation's real times against the predictions being scored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RescoredSet {
+    /// Where the real times came from (the CSV's path).
+    pub name: String,
+    pub summary: ValidationSummary,
+    /// (program, error %) for every program both sides have.
+    pub errors: Vec<(String, f64)>,
+}
+
+/// One program's errors over all the sets that ran it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgramRescore {
+    pub program: String,
+    pub predicted_s: f64,
+    pub sets: usize,
+    pub mean_error_percent: f64,
+    pub min_error_percent: f64,
+    pub max_error_percent: f64,
+}
+
+/// Predictions scored against the real times of earlier validations (seed 004 section 6.3:
+/// a changed model or characterization checked against runs already made, without making
+/// them again; the host's noise shows as the spread over the sets).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rescore {
+    pub sets: Vec<RescoredSet>,
+    pub programs: Vec<ProgramRescore>,
+    /// Seed table 7.2 over every (set, program) pair.
+    pub overall: ValidationSummary,
+}
+
+/// Score `predicted` (program, seconds) against each set of (program, real seconds); programs
+/// a set lacks, or whose real time is not a positive number, are left out of that set.
+pub fn rescore(predicted: &[(String, f64)], sets: &[(String, Vec<(String, f64)>)]) -> Rescore {
+    let mut all = Vec::new();
+    let mut per_program: Vec<Vec<f64>> = vec![Vec::new(); predicted.len()];
+    let sets = sets
+        .iter()
+        .map(|(name, reals)| {
+            let mut errors = Vec::new();
+            for ((program, pred), mine) in predicted.iter().zip(per_program.iter_mut()) {
+                let real = reals.iter().find(|(p, _)| p == program).map(|r| r.1);
+                if let Some(real) = real.filter(|r| r.is_finite() && *r > 0.0) {
+                    let e = 100.0 * (pred - real) / real;
+                    errors.push((program.clone(), e));
+                    mine.push(e);
+                    all.push(e);
+                }
+            }
+            let e: Vec<f64> = errors.iter().map(|x| x.1).collect();
+            RescoredSet {
+                name: name.clone(),
+                summary: summarize_errors(&e),
+                errors,
+            }
+        })
+        .collect();
+    let programs = predicted
+        .iter()
+        .zip(&per_program)
+        .map(|((program, pred), e)| ProgramRescore {
+            program: program.clone(),
+            predicted_s: *pred,
+            sets: e.len(),
+            mean_error_percent: e.iter().sum::<f64>() / e.len().max(1) as f64,
+            min_error_percent: e.iter().cloned().fold(f64::NAN, f64::min),
+            max_error_percent: e.iter().cloned().fold(f64::NAN, f64::max),
+        })
+        .collect();
+    Rescore {
+        sets,
+        programs,
+        overall: summarize_errors(&all),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -717,6 +819,37 @@ mod tests {
         let csv = validation_csv(&[row(5.0)]).unwrap();
         let back = read_validation_csv(&csv).unwrap();
         assert_eq!(back, vec![("p".to_string(), 1.0)]);
+    }
+
+    #[test]
+    fn rescore_sets_predictions_against_each_earlier_set() {
+        let predicted = vec![("a".to_string(), 1.08), ("b".to_string(), 2.05)];
+        let sets = vec![
+            (
+                "one.csv".to_string(),
+                vec![("a".to_string(), 1.0), ("b".to_string(), 2.5)],
+            ),
+            // b missing, a's real time unusable in the third: left out, not zeros.
+            ("two.csv".to_string(), vec![("a".to_string(), 1.25)]),
+            ("three.csv".to_string(), vec![("a".to_string(), f64::NAN)]),
+        ];
+        let r = rescore(&predicted, &sets);
+        assert_eq!(r.sets.len(), 3);
+        let e1: Vec<f64> = r.sets[0].errors.iter().map(|e| e.1).collect();
+        assert!((e1[0] - 8.0).abs() < 1e-9 && (e1[1] + 18.0).abs() < 1e-9);
+        assert_eq!(r.sets[0].summary.within_10, 1);
+        assert_eq!(r.sets[0].summary.within_20, 2);
+        assert_eq!(r.sets[1].errors.len(), 1);
+        assert!((r.sets[1].errors[0].1 + 13.6).abs() < 1e-9);
+        assert!(r.sets[2].errors.is_empty());
+        assert_eq!(r.programs[0].sets, 2);
+        assert!((r.programs[0].mean_error_percent + 2.8).abs() < 1e-9);
+        assert!((r.programs[0].min_error_percent + 13.6).abs() < 1e-9);
+        assert!((r.programs[0].max_error_percent - 8.0).abs() < 1e-9);
+        assert_eq!(r.programs[1].sets, 1);
+        assert_eq!(r.overall.programs, 3);
+        assert_eq!(r.overall.within_10, 1);
+        assert_eq!(r.overall.within_15, 2);
     }
 
     #[test]

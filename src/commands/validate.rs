@@ -15,6 +15,7 @@ use std::time::Duration;
   opcost validate --machine results/<machine>--gfortran-O0.json
   opcost validate --machine M.json fortran-samples/sieve.f fortran-samples/mandel.f --runs 7
   opcost validate --machine results/A.json --machine results/B.json   # systems side by side
+  opcost validate --machine M.json --against results/validation-M.csv --against old/run2.csv
 
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
 and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
@@ -30,7 +31,13 @@ minimum, the undisturbed time) gives the host's speed against the day it
 was characterized (median over the tests). The errors stay those of the predictions as they are;
 beside them, the error once the prediction is scaled by that speed tells the model's share of
 an error from the host's drift (a shared machine's speed wanders by 10-30 % over an hour).
---no-host-probe skips this (about 5 s a round per system).")]
+--no-host-probe skips this (about 5 s a round per system).
+
+--against CSV (repeatable) runs nothing: it predicts each program again (as the machine file
+now stands, with the analyzer as it now counts) and scores the predictions against the real
+times recorded in earlier validations' CSVs, one table 7.2 line per CSV and each program's
+mean, smallest and largest error over them: a changed model or characterization checked
+against many sets of real runs in a minute, the spread showing the host's share.")]
 pub struct Args {
     /// Characterization of the machine; repeat it to validate several systems, whose runs are
     /// then made in the same rounds (for `opcost compare`)
@@ -63,6 +70,10 @@ pub struct Args {
     /// Where the characterization's generated tests are built (as for `characterize`)
     #[arg(long, value_name = "DIR", default_value = "target/opcost")]
     cache_dir: PathBuf,
+    /// Run nothing: score the predictions against the real times of an earlier validation's
+    /// CSV (repeat it for several)
+    #[arg(long, value_name = "VALIDATION.csv", conflicts_with_all = ["csv", "plot", "no_profile", "no_host_probe"])]
+    against: Vec<PathBuf>,
 }
 
 fn default_programs() -> Result<Vec<PathBuf>> {
@@ -92,6 +103,12 @@ pub fn run(a: Args) -> Result<()> {
         .iter()
         .map(|m| crate::commands::characterize::load(m))
         .collect::<Result<Vec<_>>>()?;
+    if !a.against.is_empty() {
+        if machines.len() > 1 {
+            bail!("--against scores one machine's predictions; give one --machine");
+        }
+        return rescore(&a, &machines[0], &programs);
+    }
     let opts = ValidateOptions {
         runs: a.runs.max(1),
         time_limit: Duration::from_secs_f64(a.time_limit),
@@ -357,4 +374,85 @@ fn print_parts(kind: &str, parts: &[PartComparison], predicted: &[PartPrediction
         ]);
     }
     u.printstd();
+}
+
+/// An earlier validation's real times: (program, real seconds) from its CSV.
+fn read_against(path: &std::path::Path) -> Result<Vec<(String, f64)>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    if !text.starts_with("program,real_s,") {
+        bail!(
+            "{} is not a validation CSV (written by `opcost validate`): its header should begin \"program,real_s,\"",
+            path.display()
+        );
+    }
+    let rows = predictor::validate::read_validation_csv(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if rows.is_empty() {
+        bail!("{} has no programs", path.display());
+    }
+    Ok(rows)
+}
+
+/// `--against`: predictions scored against earlier validations' real times, no runs.
+fn rescore(
+    a: &Args,
+    machine: &model::characterization::Characterization,
+    programs: &[PathBuf],
+) -> Result<()> {
+    use prettytable::{format, row, Table};
+    let sets = a
+        .against
+        .iter()
+        .map(|p| Ok((p.display().to_string(), read_against(p)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let bar = crate::commands::progress_bar();
+    bar.set_length(programs.len() as u64);
+    let mut predicted = Vec::new();
+    for p in programs {
+        bar.set_message(format!("analyzing {}", p.display()));
+        predicted.push(predictor::validate::predict_source(
+            p,
+            machine,
+            Duration::from_secs_f64(a.time_limit),
+        )?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let r = predictor::validate::rescore(&predicted, &sets);
+    println!(
+        "Predictions against the real times of {} earlier validation(s); nothing was run (seed table 7.2 per set):",
+        r.sets.len()
+    );
+    let mut t = Table::new();
+    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    t.set_titles(row!["Real times from", r->"Programs", r->"Within 5 %", r->"10 %", r->"15 %", r->"20 %", r->"Mean error %", r->"Mean |error| %"]);
+    for s in &r.sets {
+        let m = &s.summary;
+        t.add_row(row![s.name, r->m.programs, r->m.within_5, r->m.within_10, r->m.within_15, r->m.within_20,
+            r->format!("{:+.1}", m.mean_error_percent), r->format!("{:.1}", m.mean_abs_error_percent)]);
+    }
+    t.printstd();
+    let mut u = Table::new();
+    u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    u.set_titles(row!["Program", r->"Predicted (s)", r->"Sets", r->"Mean error %", r->"Smallest", r->"Largest"]);
+    for p in &r.programs {
+        u.add_row(
+            row![p.program, r->format!("{:.3}", p.predicted_s), r->p.sets,
+            r->format!("{:+.1}", p.mean_error_percent), r->format!("{:+.1}", p.min_error_percent),
+            r->format!("{:+.1}", p.max_error_percent)],
+        );
+    }
+    println!();
+    u.printstd();
+    let o = &r.overall;
+    println!(
+        "\nAll {} predictions: within 5 %: {}   10 %: {}   15 %: {}   20 %: {}; mean error {:+.1} %, mean |error| {:.1} %, RMS {:.1} %",
+        o.programs, o.within_5, o.within_10, o.within_15, o.within_20,
+        o.mean_error_percent, o.mean_abs_error_percent, o.rms_error_percent
+    );
+    if let Some(j) = &a.json {
+        crate::commands::write_output(j, &serde_json::to_vec_pretty(&r)?)?;
+    }
+    Ok(())
 }
