@@ -8,7 +8,9 @@
 #     processes sample more of them);
 #  4. validate the ten samples on every system, all timed in the same rounds, OPCOST_RUNS
 #     runs each (default 9; tables 6.1 / 7.2, CSV and SVG in results/);
-#  5. compare the systems on the ten samples (which system runs each sample faster).
+#  5. compare the systems on the ten samples (which system runs each sample faster);
+#  6. score the new -O0 file against the real runs kept in results/history/ (validate
+#     --against: nothing is run; the spread over the sets is the host's share).
 # Usage: scripts/bench-predict.sh          Results go to results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,3 +41,10 @@ for s in "${systems[@]}"; do args+=(--machine "$s"); done
 $bin validate --runs "$runs" "${args[@]}"
 echo "== 5. comparison =="
 $bin compare "${systems[@]}" --programs fortran-samples/*.f --plot results/compare --json results/compare/compare.json
+history=(results/history/*/*gfortran-O0-*.csv)
+if [ -e "${history[0]}" ]; then
+  echo "== 6. the new -O0 file against the real runs in results/history/ =="
+  against=()
+  for f in "${history[@]}"; do against+=(--against "$f"); done
+  $bin validate --machine "$o0" "${against[@]}"
+fi
