@@ -34,6 +34,16 @@ fn quick_machine() -> &'static Path {
         .1
 }
 
+/// The standard output of a command that must succeed.
+fn stdout_of(cmd: &mut Command) -> String {
+    String::from_utf8_lossy(&cmd.assert().success().get_output().stdout).into_owned()
+}
+
+/// The standard error of a command that must fail.
+fn stderr_of_failure(cmd: &mut Command) -> String {
+    String::from_utf8_lossy(&cmd.assert().failure().get_output().stderr).into_owned()
+}
+
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny.f")
 }
@@ -50,23 +60,19 @@ fn predict_breaks_the_time_down_and_exports_parse_back() {
         dir.path().join("p.csv"),
         dir.path().join("p.md"),
     );
-    let out = Command::cargo_bin("opcost")
-        .unwrap()
-        .args(["predict", "--machine"])
-        .arg(quick_machine())
-        .arg(fixture())
-        .arg("--json")
-        .arg(&json)
-        .arg("--csv")
-        .arg(&csv)
-        .arg("--markdown")
-        .arg(&md)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8_lossy(&out);
+    let text = stdout_of(
+        Command::cargo_bin("opcost")
+            .unwrap()
+            .args(["predict", "--machine"])
+            .arg(quick_machine())
+            .arg(fixture())
+            .arg("--json")
+            .arg(&json)
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--markdown")
+            .arg(&md),
+    );
     assert!(text.contains("Predicted run time of tiny"), "{text}");
     let p: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(p["format"], "opcost-prediction");
@@ -209,25 +215,21 @@ fn validate_reports_real_against_predicted() {
         dir.path().join("v.svg"),
         dir.path().join("v.json"),
     );
-    let out = Command::cargo_bin("opcost")
-        .unwrap()
-        .args(["validate", "--runs", "2", "--machine"])
-        .arg(quick_machine())
-        .arg(fixture())
-        .arg("--csv")
-        .arg(&csv)
-        .arg("--plot")
-        .arg(&svg)
-        .arg("--json")
-        .arg(&json)
-        .arg("--cache-dir")
-        .arg(quick_machine().parent().unwrap().join("cache"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8_lossy(&out);
+    let text = stdout_of(
+        Command::cargo_bin("opcost")
+            .unwrap()
+            .args(["validate", "--runs", "2", "--machine"])
+            .arg(quick_machine())
+            .arg(fixture())
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--plot")
+            .arg(&svg)
+            .arg("--json")
+            .arg(&json)
+            .arg("--cache-dir")
+            .arg(quick_machine().parent().unwrap().join("cache")),
+    );
     assert!(text.contains("Within 5 %"), "{text}");
     let mut r = csv::Reader::from_path(&csv).unwrap();
     let headers = r.headers().unwrap().clone();
@@ -290,21 +292,16 @@ fn validate_reports_real_against_predicted() {
 
     // --against: the same prediction scored against the CSV's real time, nothing run.
     let rescored = dir.path().join("r.json");
-    let out = Command::cargo_bin("opcost")
-        .unwrap()
-        .args(["validate", "--machine"])
-        .arg(quick_machine())
-        .arg(fixture())
-        .arg("--against")
-        .arg(&csv)
-        .arg("--json")
-        .arg(&rescored)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8_lossy(&out);
+    let against = |file: &Path| {
+        let mut c = Command::cargo_bin("opcost").unwrap();
+        c.args(["validate", "--machine"])
+            .arg(quick_machine())
+            .arg(fixture())
+            .arg("--against")
+            .arg(file);
+        c
+    };
+    let text = stdout_of(against(&csv).arg("--json").arg(&rescored));
     assert!(text.contains("nothing was run"), "{text}");
     let r: Value = serde_json::from_str(&std::fs::read_to_string(&rescored).unwrap()).unwrap();
     assert_eq!(r["sets"].as_array().unwrap().len(), 1);
@@ -317,39 +314,23 @@ fn validate_reports_real_against_predicted() {
     assert_eq!(r["programs"][0]["sets"], 1);
     assert_eq!(r["overall"]["programs"], 1);
     // A file that is not a validation CSV is named and refused.
-    let out = Command::cargo_bin("opcost")
-        .unwrap()
-        .args(["validate", "--machine"])
-        .arg(quick_machine())
-        .arg(fixture())
-        .arg("--against")
-        .arg(&svg)
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8_lossy(&out);
+    let err = stderr_of_failure(&mut against(&svg));
     assert!(err.contains("is not a validation CSV"), "{err}");
 }
 
 #[test]
 fn validate_of_several_systems_refuses_one_output_file_for_all() {
     let m = quick_machine();
-    let out = Command::cargo_bin("opcost")
-        .unwrap()
-        .args(["validate", "--machine"])
-        .arg(m)
-        .arg("--machine")
-        .arg(m)
-        .args(["--csv", "one.csv"])
-        .arg(fixture())
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    let text = String::from_utf8_lossy(&out);
+    let text = stderr_of_failure(
+        Command::cargo_bin("opcost")
+            .unwrap()
+            .args(["validate", "--machine"])
+            .arg(m)
+            .arg("--machine")
+            .arg(m)
+            .args(["--csv", "one.csv"])
+            .arg(fixture()),
+    );
     assert!(text.contains("several --machine"), "{text}");
 }
 
@@ -438,20 +419,16 @@ fn compare_reads_the_committed_characterizations() {
     );
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("c.json");
-    let out = Command::cargo_bin("opcost")
-        .unwrap()
-        .arg("compare")
-        .args(&files[..2])
-        .arg("--plot")
-        .arg(dir.path().join("charts"))
-        .arg("--json")
-        .arg(&json)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8_lossy(&out);
+    let text = stdout_of(
+        Command::cargo_bin("opcost")
+            .unwrap()
+            .arg("compare")
+            .args(&files[..2])
+            .arg("--plot")
+            .arg(dir.path().join("charts"))
+            .arg("--json")
+            .arg(&json),
+    );
     assert!(
         text.contains("Parameters relative to the reference"),
         "{text}"
