@@ -316,6 +316,12 @@ fn validate_reports_real_against_predicted() {
     // A file that is not a validation CSV is named and refused.
     let err = stderr_of_failure(&mut against(&svg));
     assert!(err.contains("is not a validation CSV"), "{err}");
+    // A CSV that holds none of the programs says which ones it holds.
+    let other = dir.path().join("other.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    std::fs::write(&other, text.replace("\ntiny,", "\nelsewhere,")).unwrap();
+    let err = stderr_of_failure(&mut against(&other));
+    assert!(err.contains("they hold: elsewhere"), "{err}");
 }
 
 #[test]

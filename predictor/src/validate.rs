@@ -719,7 +719,11 @@ pub fn rescore(predicted: &[(String, f64)], sets: &[(String, Vec<(String, f64)>)
             program: program.clone(),
             predicted_s: *pred,
             sets: e.len(),
-            mean_error_percent: e.iter().sum::<f64>() / e.len().max(1) as f64,
+            mean_error_percent: if e.is_empty() {
+                f64::NAN
+            } else {
+                e.iter().sum::<f64>() / e.len() as f64
+            },
             min_error_percent: e.iter().cloned().fold(f64::NAN, f64::min),
             max_error_percent: e.iter().cloned().fold(f64::NAN, f64::max),
         })

@@ -420,6 +420,24 @@ fn rescore(
     }
     bar.finish_and_clear();
     let r = predictor::validate::rescore(&predicted, &sets);
+    if r.overall.programs == 0 {
+        let mut held: Vec<&str> = sets
+            .iter()
+            .flat_map(|(_, rows)| rows.iter().map(|(p, _)| p.as_str()))
+            .collect();
+        held.sort_unstable();
+        held.dedup();
+        bail!(
+            "none of the programs has a real time in the CSVs given (they hold: {})",
+            held.join(", ")
+        );
+    }
+    for p in r.programs.iter().filter(|p| p.sets == 0) {
+        eprintln!(
+            "warning: {} has a real time in none of the CSVs given; it is left out",
+            p.program
+        );
+    }
     println!(
         "Predictions against the real times of {} earlier validation(s); nothing was run (seed table 7.2 per set):",
         r.sets.len()
@@ -436,11 +454,18 @@ fn rescore(
     let mut u = Table::new();
     u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
     u.set_titles(row!["Program", r->"Predicted (s)", r->"Sets", r->"Mean error %", r->"Smallest", r->"Largest"]);
+    // A program no CSV ran has no error: "-".
+    let pct = |x: f64| {
+        if x.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{x:+.1}")
+        }
+    };
     for p in &r.programs {
         u.add_row(
             row![p.program, r->format!("{:.3}", p.predicted_s), r->p.sets,
-            r->format!("{:+.1}", p.mean_error_percent), r->format!("{:+.1}", p.min_error_percent),
-            r->format!("{:+.1}", p.max_error_percent)],
+            r->pct(p.mean_error_percent), r->pct(p.min_error_percent), r->pct(p.max_error_percent)],
         );
     }
     println!();
