@@ -41,10 +41,10 @@ for s in "${systems[@]}"; do args+=(--machine "$s"); done
 $bin validate --runs "$runs" "${args[@]}"
 echo "== 5. comparison =="
 $bin compare "${systems[@]}" --programs fortran-samples/*.f --plot results/compare --json results/compare/compare.json
-history=(results/history/*/*gfortran-O0-*.csv)
-if [ -e "${history[0]}" ]; then
+# Only -O0 runs: the new file is an -O0 characterization.
+if compgen -G "results/history/*/gfortran-O0-*.csv" > /dev/null; then
   echo "== 6. the new -O0 file against the real runs in results/history/ =="
   against=()
-  for f in "${history[@]}"; do against+=(--against "$f"); done
+  for f in results/history/*/gfortran-O0-*.csv; do against+=(--against "$f"); done
   $bin validate --machine "$o0" "${against[@]}"
 fi

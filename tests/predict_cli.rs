@@ -322,6 +322,12 @@ fn validate_reports_real_against_predicted() {
     std::fs::write(&other, text.replace("\ntiny,", "\nelsewhere,")).unwrap();
     let err = stderr_of_failure(&mut against(&other));
     assert!(err.contains("they hold: elsewhere"), "{err}");
+    // A folder stands for its CSVs (v.csv and other.csv here): two sets, tiny in one.
+    let folder = dir.path().join("f.json");
+    stdout_of(against(dir.path()).arg("--json").arg(&folder));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&folder).unwrap()).unwrap();
+    assert_eq!(r["sets"].as_array().unwrap().len(), 2);
+    assert_eq!(r["programs"][0]["sets"], 1);
 }
 
 #[test]

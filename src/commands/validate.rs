@@ -16,6 +16,7 @@ use std::time::Duration;
   opcost validate --machine M.json fortran-samples/sieve.f fortran-samples/mandel.f --runs 7
   opcost validate --machine results/A.json --machine results/B.json   # systems side by side
   opcost validate --machine M.json --against results/validation-M.csv --against old/run2.csv
+  opcost validate --machine results/<machine>--gfortran-O0.json --against results/history/2026-11-22
 
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
 and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
@@ -71,7 +72,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = "target/opcost")]
     cache_dir: PathBuf,
     /// Run nothing: score the predictions against the real times of an earlier validation's
-    /// CSV (repeat it for several)
+    /// CSV (repeat it for several; a folder stands for the CSVs in it)
     #[arg(long, value_name = "VALIDATION.csv", conflicts_with_all = ["csv", "plot", "no_profile", "no_host_probe"])]
     against: Vec<PathBuf>,
 }
@@ -401,8 +402,25 @@ fn rescore(
     programs: &[PathBuf],
 ) -> Result<()> {
     use prettytable::{format, row, Table};
-    let sets = a
-        .against
+    let mut files = Vec::new();
+    for p in &a.against {
+        if p.is_dir() {
+            // A folder of them (results/history/<day>/): its CSVs, in name order.
+            let mut csvs: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "csv"))
+                .collect();
+            if csvs.is_empty() {
+                bail!("{} holds no .csv files", p.display());
+            }
+            csvs.sort();
+            files.extend(csvs);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let sets = files
         .iter()
         .map(|p| Ok((p.display().to_string(), read_against(p)?)))
         .collect::<Result<Vec<_>>>()?;
