@@ -21,6 +21,9 @@ pub const FEW_CHAINS: usize = 8;
 /// loop's ordinary work rather than a pile-up of misses (sixteen gave 12 ns a miss, twice what
 /// the samples' data-dependent IFs cost).
 pub const BRANCH_CHAINS: usize = 2;
+
+/// Which of the branch tests' 32 table elements hold +1 (bit set) or -1: sixteen of each.
+const SIGN_PATTERN: u32 = 0x5A3C_96E1;
 /// Trip counts of the two DO-loop experiments (seed 004 section 4.5.1: vary the trips).
 pub const SHORT_TRIPS: u64 = 1;
 pub const LONG_TRIPS: u64 = 16;
@@ -704,14 +707,18 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         });
     }
 
-    // Rule 15 (opcost's refinement): a mispredicted IF. Sixteen random-number chains; each
-    // IF goes one way or the other at random (the sign of a 32-bit LCG), so half the IFs are
-    // missed; the baseline has the same body with a condition that is never true. Each chain
-    // has its own multiplier (all 1 mod 4, full period): with one multiplier and seeds in
-    // arithmetic progression the sixteen signs are correlated and a history-based predictor
-    // learns them (measured: 0.7 ns per "miss", a tenth of a real one).
-    // The random numbers live in an array, as the data of a sort or a search do, so the IF
-    // reads array data and rule 15 counts its misses.
+    // Rule 15 (opcost's refinement): a mispredicted IF. BRANCH_CHAINS random-number chains;
+    // each IF goes one way or the other at random, so half the IFs are missed; the baseline
+    // has the same body with a condition that is never true. Each chain has its own
+    // multiplier (all 1 mod 4, full period): with one multiplier and seeds in arithmetic
+    // progression the signs are correlated and a history-based predictor learns them
+    // (measured: 0.7 ns per "miss", a tenth of a real one).
+    // The IF reads array data loaded through a computed subscript, as a sort's or a
+    // search's does: the chain's high bits pick one of 32 elements holding +1 or -1 (sixteen
+    // of each, stored before the timing). A miss costs the flush plus the wait for the
+    // condition; with the sign of the freshly computed LCG value itself in the condition (the
+    // test until refinement 25) a miss cost 8.5 ns, with the extra dependent load 12.3 ns,
+    // and shell sort's exits about 12 (README, refinement 25).
     let na = Operand::local("NA1", Type::Integer);
     let slot = |k: usize| Expr::elem(&na, vec![v(&index(k))]);
     let lcg = |k: usize| {
@@ -731,6 +738,11 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         lcg_inits.push((format!("NA1({k})"), format!("IVAL({})", 7 * k + 1)));
         lcg_inits.push((i.a(k).name, format!("IVAL({multiplier})")));
         lcg_inits.push((i.b(k).name, "IVAL(12345)".to_string()));
+    }
+    // The sign table NA1(33..64): sixteen +1 and sixteen -1 in a fixed scattered order.
+    for j in 0..32 {
+        let sign = if (SIGN_PATTERN >> j) & 1 == 1 { 1 } else { -1 };
+        lcg_inits.push((format!("NA1({})", 33 + j), format!("IVAL({sign})")));
     }
     lcg_inits.push(("IZ".into(), "IVAL(0)".into()));
     lcg_inits.push(("MT".into(), "IVAL(2147483647)".into()));
@@ -759,10 +771,15 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         // exceeds.
         let body = (1..=BRANCH_CHAINS)
             .flat_map(|k| {
-                let as_real = || Expr::intrinsic("REAL", vec![slot(k)]);
+                // NA1(NA1(Kk) / 2**27 + 49): the chain's top five bits pick the element.
+                let signed = || {
+                    let top = Expr::arith(ArithOp::Div, slot(k), Expr::int(134_217_728));
+                    Expr::elem(&na, vec![Expr::arith(ArithOp::Add, top, Expr::int(49))])
+                };
+                let as_real = || Expr::intrinsic("REAL", vec![signed()]);
                 let (operand, rhs) = match (floating, random) {
-                    (false, true) => (slot(k), v(&i.zero())),
-                    (false, false) => (slot(k), v(&int_local("MT"))),
+                    (false, true) => (signed(), v(&i.zero())),
+                    (false, false) => (signed(), v(&int_local("MT"))),
                     (true, true) => (as_real(), v(&real.zero())),
                     (true, false) => (as_real(), v(&real.b(1))),
                 };
