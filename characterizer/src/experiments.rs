@@ -1319,7 +1319,7 @@ mod tests {
             assert_eq!(get(name).get(Param::QTIS), CHAINS as u64, "{name}");
             assert_eq!(get(name).get(Param::QMIS), 0, "{name}");
         }
-        // Half of the sixteen random IFs are missed per pass.
+        // Half of the random IFs are missed per pass.
         assert_eq!(get("BMIS").get(Param::BMIS), BRANCH_CHAINS as u64 / 2);
         assert_eq!(get("BMIS.0").get(Param::BMIS), 0);
         // The REAL-compare test: its misses are BMIR, none BMIS; the baseline has none.

@@ -5,7 +5,7 @@ use predictor::predict::PartPrediction;
 use predictor::validate::{
     apply_host_speed, finish_program, prepare_program, summarize, summarize_host_adjusted,
     time_in_rounds, validation_csv, PartComparison, ProgramValidation, RealTime, ValidateError,
-    ValidateOptions,
+    ValidateOptions, ValidationSummary,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -327,18 +327,23 @@ fn print_host_speed(speeds: &[f64], rows: &[ProgramValidation]) {
         adjusted.join(", ")
     );
     if let Some(s) = summarize_host_adjusted(rows) {
-        println!(
-            "Scaled: within 5 %: {}   10 %: {}   15 %: {}   20 %: {}   of {}; mean error {:+.1} %, mean |error| {:.1} %, RMS {:.1} %",
-            s.within_5,
-            s.within_10,
-            s.within_15,
-            s.within_20,
-            s.programs,
-            s.mean_error_percent,
-            s.mean_abs_error_percent,
-            s.rms_error_percent
-        );
+        println!("Scaled: {}", summary_line(&s));
     }
+}
+
+/// Seed table 7.2 and the mean errors on one line.
+fn summary_line(s: &ValidationSummary) -> String {
+    format!(
+        "within 5 %: {}   10 %: {}   15 %: {}   20 %: {}   of {}; mean error {:+.1} %, mean |error| {:.1} %, RMS {:.1} %",
+        s.within_5,
+        s.within_10,
+        s.within_15,
+        s.within_20,
+        s.programs,
+        s.mean_error_percent,
+        s.mean_abs_error_percent,
+        s.rms_error_percent
+    )
 }
 
 /// Parts (units or regions) by predicted vs measured self time, largest difference first.
@@ -488,12 +493,7 @@ fn rescore(
     }
     println!();
     u.printstd();
-    let o = &r.overall;
-    println!(
-        "\nAll {} predictions: within 5 %: {}   10 %: {}   15 %: {}   20 %: {}; mean error {:+.1} %, mean |error| {:.1} %, RMS {:.1} %",
-        o.programs, o.within_5, o.within_10, o.within_15, o.within_20,
-        o.mean_error_percent, o.mean_abs_error_percent, o.rms_error_percent
-    );
+    println!("\nAll predictions: {}", summary_line(&r.overall));
     if let Some(j) = &a.json {
         crate::commands::write_output(j, &serde_json::to_vec_pretty(&r)?)?;
     }
