@@ -383,6 +383,51 @@ fn validate_of_several_systems_writes_one_json_array() {
 }
 
 #[test]
+fn validate_warns_when_the_machine_no_longer_matches_its_characterization() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    // The quick characterization as if it had been made on a host three times as fast: every
+    // recorded observation a third. The probe then reads about 3x and the validation says
+    // the file no longer describes this machine.
+    let dir = tempfile::tempdir().unwrap();
+    let mut m: Value =
+        serde_json::from_str(&std::fs::read_to_string(quick_machine()).unwrap()).unwrap();
+    for e in m["experiments"].as_array_mut().unwrap() {
+        for o in e["observations_s"].as_array_mut().unwrap() {
+            *o = Value::from(o.as_f64().unwrap() / 3.0);
+        }
+    }
+    let elsewhere = dir.path().join("elsewhere.json");
+    std::fs::write(&elsewhere, serde_json::to_vec(&m).unwrap()).unwrap();
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["validate", "--runs", "1", "--no-profile", "--machine"])
+        .arg(&elsewhere)
+        .arg(fixture())
+        .arg("--csv")
+        .arg(dir.path().join("v.csv"))
+        .arg("--plot")
+        .arg(dir.path().join("v.svg"))
+        .arg("--cache-dir")
+        .arg(quick_machine().parent().unwrap().join("cache"))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no longer describes") && stderr.contains("characterize again"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("slower than when it was characterized"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn validate_goes_on_without_the_host_probe_when_it_cannot_run() {
     if !have_gfortran() {
         eprintln!("skipping: gfortran is not installed");

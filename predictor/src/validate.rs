@@ -214,6 +214,31 @@ pub fn apply_host_speed(rows: &mut [ProgramValidation], ratio: f64) {
     }
 }
 
+/// How far the host's speed may stray from the characterization's before the file is judged
+/// not to describe the machine any more. Within a day of this project's shared host the probe
+/// read 0.99-1.14x (README, refinement 23); a new host read 0.77x, every prediction 30-50 %
+/// high with the model's share unchanged.
+pub const HOST_DRIFT_LIMIT: f64 = 0.15;
+
+/// A warning when the probed host speed (time now over time at characterization) is more
+/// than [`HOST_DRIFT_LIMIT`] away from 1: the errors are then mostly the machine's change,
+/// not the model's, and the machine should be characterized again (seed 004 section 3: a
+/// characterization describes one machine and compiler as they are).
+pub fn host_drift_warning(ratio: f64) -> Option<String> {
+    if !ratio.is_finite() || ratio <= 0.0 || (ratio - 1.0).abs() <= HOST_DRIFT_LIMIT {
+        return None;
+    }
+    let how = if ratio < 1.0 { "faster" } else { "slower" };
+    Some(format!(
+        "this machine ran the characterization's own tests at {ratio:.2}x their recorded time \
+         ({:.0} % {how} than when it was characterized): the file no longer describes the \
+         machine as it is (another host, a changed clock or a busy neighbour), and the errors \
+         above are mostly that change; characterize again (`opcost characterize` with the same \
+         compiler and flags) before judging the model by them",
+        100.0 * (1.0 - ratio).abs() / ratio.min(1.0)
+    ))
+}
+
 fn program_name(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -854,6 +879,25 @@ mod tests {
         assert_eq!(r.overall.programs, 3);
         assert_eq!(r.overall.within_10, 1);
         assert_eq!(r.overall.within_15, 2);
+    }
+
+    #[test]
+    fn a_host_far_from_its_characterization_is_named() {
+        // Within the limit (a day's wander on the shared host): no warning.
+        for r in [0.9, 1.0, 1.14] {
+            assert_eq!(host_drift_warning(r), None, "{r}");
+        }
+        // A host that runs the tests in 0.77 of their time is 30 % faster; at 1.2x, 20 % slower.
+        let fast = host_drift_warning(0.77).unwrap();
+        assert!(
+            fast.contains("0.77x") && fast.contains("30 % faster"),
+            "{fast}"
+        );
+        assert!(fast.contains("characterize again"), "{fast}");
+        let slow = host_drift_warning(1.2).unwrap();
+        assert!(slow.contains("20 % slower"), "{slow}");
+        assert_eq!(host_drift_warning(f64::NAN), None);
+        assert_eq!(host_drift_warning(0.0), None);
     }
 
     #[test]

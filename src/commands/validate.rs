@@ -329,6 +329,9 @@ fn print_host_speed(speeds: &[f64], rows: &[ProgramValidation]) {
     if let Some(s) = summarize_host_adjusted(rows) {
         println!("Scaled: {}", summary_line(&s));
     }
+    if let Some(w) = predictor::validate::host_drift_warning(median) {
+        eprintln!("warning: {w}");
+    }
 }
 
 /// Seed table 7.2 and the mean errors on one line.
