@@ -9,7 +9,7 @@
 #  4. validate the ten samples on every system, all timed in the same rounds, OPCOST_RUNS
 #     runs each (default 9; tables 6.1 / 7.2, CSV and SVG in results/);
 #  5. compare the systems on the ten samples (which system runs each sample faster);
-#  6. score the new -O0 file against the real runs kept in results/history/ (validate
+#  6. score the new -O0 file against the real runs kept in the newest results/history/ folder (validate
 #     --against: nothing is run; the spread over the sets is the host's share).
 # Usage: scripts/bench-predict.sh          Results go to results/.
 set -euo pipefail
@@ -42,9 +42,11 @@ $bin validate --runs "$runs" "${args[@]}"
 echo "== 5. comparison =="
 $bin compare "${systems[@]}" --programs fortran-samples/*.f --plot results/compare --json results/compare/compare.json
 # Only -O0 runs: the new file is an -O0 characterization.
-if compgen -G "results/history/*/gfortran-O0-*.csv" > /dev/null; then
-  echo "== 6. the new -O0 file against the real runs in results/history/ =="
+# A folder holds one host's runs (results/history/README.md); the newest is this host's.
+latest=$(ls -d results/history/*/ 2>/dev/null | sort | tail -n 1)
+if [ -n "$latest" ] && compgen -G "${latest}gfortran-O0-*.csv" > /dev/null; then
+  echo "== 6. the new -O0 file against the real runs in $latest =="
   against=()
-  for f in results/history/*/gfortran-O0-*.csv; do against+=(--against "$f"); done
+  for f in "${latest}"gfortran-O0-*.csv; do against+=(--against "$f"); done
   $bin validate --machine "$o0" "${against[@]}"
 fi
