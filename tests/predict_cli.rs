@@ -382,6 +382,26 @@ fn validate_of_several_systems_writes_one_json_array() {
     assert!(dir.path().join("results/validation-quick.csv").exists());
 }
 
+/// One timed run of the fixture validated against `machine`, its CSV and SVG in `out_dir`;
+/// the command must succeed.
+fn validate_once(machine: &Path, out_dir: &Path, cache: &Path) -> std::process::Output {
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["validate", "--runs", "1", "--no-profile", "--machine"])
+        .arg(machine)
+        .arg(fixture())
+        .arg("--csv")
+        .arg(out_dir.join("v.csv"))
+        .arg("--plot")
+        .arg(out_dir.join("v.svg"))
+        .arg("--cache-dir")
+        .arg(cache)
+        .assert()
+        .success()
+        .get_output()
+        .clone()
+}
+
 #[test]
 fn validate_warns_when_the_machine_no_longer_matches_its_characterization() {
     if !have_gfortran() {
@@ -401,21 +421,11 @@ fn validate_warns_when_the_machine_no_longer_matches_its_characterization() {
     }
     let elsewhere = dir.path().join("elsewhere.json");
     std::fs::write(&elsewhere, serde_json::to_vec(&m).unwrap()).unwrap();
-    let out = Command::cargo_bin("opcost")
-        .unwrap()
-        .args(["validate", "--runs", "1", "--no-profile", "--machine"])
-        .arg(&elsewhere)
-        .arg(fixture())
-        .arg("--csv")
-        .arg(dir.path().join("v.csv"))
-        .arg("--plot")
-        .arg(dir.path().join("v.svg"))
-        .arg("--cache-dir")
-        .arg(quick_machine().parent().unwrap().join("cache"))
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = validate_once(
+        &elsewhere,
+        dir.path(),
+        &quick_machine().parent().unwrap().join("cache"),
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("no longer describes") && stderr.contains("characterize again"),
@@ -437,21 +447,7 @@ fn validate_goes_on_without_the_host_probe_when_it_cannot_run() {
     // The probe's tests cannot be built under a file: the validation still reports.
     let blocker = dir.path().join("not-a-dir");
     std::fs::write(&blocker, "").unwrap();
-    let out = Command::cargo_bin("opcost")
-        .unwrap()
-        .args(["validate", "--runs", "1", "--no-profile", "--machine"])
-        .arg(quick_machine())
-        .arg(fixture())
-        .arg("--csv")
-        .arg(dir.path().join("v.csv"))
-        .arg("--plot")
-        .arg(dir.path().join("v.svg"))
-        .arg("--cache-dir")
-        .arg(blocker.join("cache"))
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = validate_once(quick_machine(), dir.path(), &blocker.join("cache"));
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
