@@ -271,6 +271,16 @@ pub fn program_stats(
                 recurrences: l.recurrences.into_iter().map(|r| r.0).collect(),
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,
+                consequent_runs: counters
+                    .map(|c| {
+                        (l.first..=l.last)
+                            .filter_map(|k| {
+                                let runs = eval(prog.stmts[k].consequent.as_ref()?, c)?;
+                                Some((line_of(k, false), runs))
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             }
         })
         .collect();

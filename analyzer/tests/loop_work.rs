@@ -69,3 +69,40 @@ fn a_loop_is_charged_the_work_of_its_calls() {
     assert_eq!(counts.get(Param::MRSL), 50, "{counts:?}");
     assert_eq!(counts.get(Param::ARSL), 0, "{counts:?}");
 }
+
+/// Rule 17 through a real run: a logical IF's consequent in a loop has its own count, so the
+/// predictor can weigh its instructions by it.
+#[test]
+fn a_loops_logical_ifs_carry_their_consequents_runs() {
+    let Ok(compiler) = harness::Compiler::find(None, &["-O0".to_string()]) else {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("quarter.f");
+    std::fs::write(
+        &file,
+        "      PROGRAM Q
+      INTEGER I, K, L
+      K = 0
+      L = 0
+      DO 10 I = 1, 100
+         IF (MOD(I, 4) .EQ. 0) K = K + 1
+         L = L + I
+   10 CONTINUE
+      PRINT *, K, L
+      END
+",
+    )
+    .unwrap();
+    let a = analyzer::analyze_dynamic(
+        std::slice::from_ref(&file),
+        &analyzer::AnalyzeOptions::default(),
+        &compiler,
+        &analyzer::RunSpec::default(),
+    )
+    .unwrap();
+    let l = a.stats.loops.iter().find(|l| l.first_line == 5).unwrap();
+    assert_eq!(l.iterations, Some(100));
+    assert_eq!(l.consequent_runs, vec![(6, 25)], "{l:?}");
+}

@@ -15,6 +15,9 @@ pub struct LineInstructions {
     /// after it: a DO statement's set-up (its bounds and the first value of its variable,
     /// before the loop's head label), which runs once per entry to the loop.
     set_up: BTreeMap<(String, u32), u64>,
+    /// A line's instructions after its first conditional jump: a logical IF's consequent,
+    /// which runs as often as the IF is taken, not as often as the line.
+    after_branch: BTreeMap<(String, u32), u64>,
 }
 
 /// The run of consecutive instructions of one line that the parser is in.
@@ -34,6 +37,7 @@ impl LineInstructions {
         // Each line's first run, and whether a label ended it.
         let mut first_runs: BTreeMap<(String, u32), (u64, bool)> = BTreeMap::new();
         let mut run: Option<Run> = None;
+        let mut after_branch: BTreeMap<(String, u32), u64> = BTreeMap::new();
         for raw in asm.lines() {
             let line = raw.trim();
             if line.ends_with(':') {
@@ -70,6 +74,11 @@ impl LineInstructions {
                 _ => {
                     if let Some(key) = &at {
                         *by_line.entry(key.clone()).or_insert(0) += 1;
+                        if let Some(n) = after_branch.get_mut(key) {
+                            *n += 1;
+                        } else if is_conditional_jump(first) {
+                            after_branch.insert(key.clone(), 0);
+                        }
                         let r = run.get_or_insert_with(|| Run {
                             key: key.clone(),
                             len: 0,
@@ -86,7 +95,11 @@ impl LineInstructions {
             .filter(|(key, (len, by_label))| *by_label && by_line.get(key).copied() > Some(*len))
             .map(|(key, (len, _))| (key, len))
             .collect();
-        LineInstructions { by_line, set_up }
+        LineInstructions {
+            by_line,
+            set_up,
+            after_branch,
+        }
     }
 
     /// Read the assembly listing at `path` ([`LineInstructions::parse`]).
@@ -113,6 +126,15 @@ impl LineInstructions {
             .unwrap_or(0)
     }
 
+    /// Of [`LineInstructions::at`], the instructions after the line's first conditional jump
+    /// (a logical IF's consequent; rule 17 weights them by the consequent's runs).
+    pub fn after_branch_at(&self, file: &str, line: u32) -> u64 {
+        self.after_branch
+            .get(&(file_name(file), line))
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Whether the listing had any line information (flang-new 16 writes none).
     pub fn is_empty(&self) -> bool {
         self.by_line.is_empty()
@@ -125,6 +147,9 @@ impl LineInstructions {
         }
         for (k, v) in other.set_up {
             *self.set_up.entry(k).or_insert(0) += v;
+        }
+        for (k, v) in other.after_branch {
+            *self.after_branch.entry(k).or_insert(0) += v;
         }
     }
 }
@@ -140,6 +165,14 @@ fn end_run(
             first_runs.insert(r.key, (r.len, by_label));
         }
     }
+}
+
+/// A conditional branch: x86's `j..` other than `jmp`, AArch64's `b.cond`, `cbz`, `tbz` and
+/// their negations.
+fn is_conditional_jump(mnemonic: &str) -> bool {
+    (mnemonic.starts_with('j') && mnemonic != "jmp" && mnemonic != "jmpq")
+        || mnemonic.starts_with("b.")
+        || matches!(mnemonic, "cbz" | "cbnz" | "tbz" | "tbnz")
 }
 
 fn file_name(path: &str) -> String {
@@ -211,6 +244,28 @@ mod tests {
     }
 
     #[test]
+    fn a_logical_ifs_consequent_is_told_from_its_test() {
+        let Ok(c) = Compiler::find(None, &["-O0".to_string()]) else {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        };
+        let d = tempfile::tempdir().unwrap();
+        let src = d.path().join("r.f");
+        std::fs::write(
+            &src,
+            "      SUBROUTINE R(K, N)\n      INTEGER K(4), N\n      IF (N .GT. 2) K(N) = K(N) + 1\n      IF (N .GT. 3) RETURN\n      K(1) = N\n      END\n",
+        )
+        .unwrap();
+        let li = c.line_instructions(&src, d.path()).unwrap();
+        // The update of a dummy array's element after the compare and its jump: several
+        // instructions, fewer than the line's.
+        let after = li.after_branch_at("r.f", 3);
+        assert!(after >= 4 && after < li.at("r.f", 3), "{li:?}");
+        // A plain assignment has no conditional jump.
+        assert_eq!(li.after_branch_at("r.f", 5), 0, "{li:?}");
+    }
+
+    #[test]
     fn a_do_statements_set_up_is_its_first_run_ended_by_a_label() {
         // gfortran -O0's shape: the DO (line 3) stores the first value, the head label, the
         // test; the body (line 4); the increment back on line 3. Line 4 has one run only.
@@ -220,6 +275,8 @@ mod tests {
         assert_eq!(li.set_up_at("p.f", 3), 2);
         assert_eq!(li.at("p.f", 4), 2);
         assert_eq!(li.set_up_at("p.f", 4), 0);
+        // The DO line's test jumps; its increment and jump back come after.
+        assert_eq!(li.after_branch_at("p.f", 3), 2);
         // A line whose only run a label ends sets nothing up: it is all the loop's.
         let li = LineInstructions::parse(
             "\t.file 1 \"p.f\"\n\t.loc 1 7 0\n\tcmpl $3, %eax\n\tjg .L9\n.L8:\n",

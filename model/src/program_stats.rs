@@ -77,6 +77,11 @@ pub struct LoopStats {
     /// it for each machine it predicts for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<u64>,
+    /// The loop's logical IFs whose consequent has its own count: (line, runs of the
+    /// consequent in that run). The consequent's instructions run that often, not as often as
+    /// the line (rule 17; absent in older files).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consequent_runs: Vec<(u32, u64)>,
 }
 
 impl LoopStats {

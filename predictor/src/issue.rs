@@ -74,6 +74,12 @@ pub fn fill_loop_instructions(
                 |line| lines.at(&l.file, line),
                 |line| lines.set_up_at(&l.file, line),
                 |line| runs.get(&(l.file.as_str(), line)).copied(),
+                |line| {
+                    l.consequent_runs
+                        .iter()
+                        .find(|(at, _)| *at == line)
+                        .map(|&(_, taken)| (lines.after_branch_at(&l.file, line), taken))
+                },
             ))
         })
         .collect();
