@@ -146,8 +146,11 @@ fn loop_excess(
             .collect()
     };
     let calls = body.params.contains_key(&Param::PROC);
-    if let (Some((issue_ns, _)), Some((_, inst_se, _)), Some(i), false) =
-        (&issue, inst, instructions, calls)
+    // Fewer instructions than iterations means the loop's lines were not found in the
+    // assembly (an iteration is at least a compare and a branch): its operations' sum stands.
+    let counted = instructions.is_some_and(|i| i as f64 >= n);
+    if let (Some((issue_ns, _)), Some((_, inst_se, _)), Some(i), false, true) =
+        (&issue, inst, instructions, calls, counted)
     {
         let of =
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
@@ -662,6 +665,12 @@ mod tests {
         l.body_counts = Some(calling.clone());
         let p = predict_part("U", &calling, &[&l], &m);
         assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // Fewer instructions than iterations (the loop's lines not found in the assembly):
+        // the operations' sum stands, no refund.
+        l.body_counts = Some(body.clone());
+        l.instructions = Some(0);
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 100.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
     #[test]
