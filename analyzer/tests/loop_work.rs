@@ -22,15 +22,15 @@ const SOURCE: &str = "      PROGRAM P
       END
 ";
 
-#[test]
-fn a_loop_is_charged_the_work_of_its_calls() {
+/// The dynamic statistics of `source` (saved as `name`), or None without gfortran.
+fn dynamic_stats(name: &str, source: &str) -> Option<model::ProgramStats> {
     let Ok(compiler) = harness::Compiler::find(None, &["-O0".to_string()]) else {
         eprintln!("skipping: gfortran is not installed");
-        return;
+        return None;
     };
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("calls.f");
-    std::fs::write(&file, SOURCE).unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, source).unwrap();
     let a = analyzer::analyze_dynamic(
         std::slice::from_ref(&file),
         &analyzer::AnalyzeOptions::default(),
@@ -38,13 +38,20 @@ fn a_loop_is_charged_the_work_of_its_calls() {
         &analyzer::RunSpec::default(),
     )
     .unwrap();
+    Some(a.stats)
+}
+
+#[test]
+fn a_loop_is_charged_the_work_of_its_calls() {
+    let Some(stats) = dynamic_stats("calls.f", SOURCE) else {
+        return;
+    };
     let body = |first_line: u32| {
-        let l = a
-            .stats
+        let l = stats
             .loops
             .iter()
             .find(|l| l.first_line == first_line)
-            .unwrap_or_else(|| panic!("no loop at line {first_line}: {:?}", a.stats.loops));
+            .unwrap_or_else(|| panic!("no loop at line {first_line}: {:?}", stats.loops));
         (
             l.iterations,
             l.body_counts.clone().unwrap(),
@@ -74,15 +81,7 @@ fn a_loop_is_charged_the_work_of_its_calls() {
 /// predictor can weigh its instructions by it.
 #[test]
 fn a_loops_logical_ifs_carry_their_consequents_runs() {
-    let Ok(compiler) = harness::Compiler::find(None, &["-O0".to_string()]) else {
-        eprintln!("skipping: gfortran is not installed");
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("quarter.f");
-    std::fs::write(
-        &file,
-        "      PROGRAM Q
+    let source = "      PROGRAM Q
       INTEGER I, K, L
       K = 0
       L = 0
@@ -92,17 +91,11 @@ fn a_loops_logical_ifs_carry_their_consequents_runs() {
    10 CONTINUE
       PRINT *, K, L
       END
-",
-    )
-    .unwrap();
-    let a = analyzer::analyze_dynamic(
-        std::slice::from_ref(&file),
-        &analyzer::AnalyzeOptions::default(),
-        &compiler,
-        &analyzer::RunSpec::default(),
-    )
-    .unwrap();
-    let l = a.stats.loops.iter().find(|l| l.first_line == 5).unwrap();
+";
+    let Some(stats) = dynamic_stats("quarter.f", source) else {
+        return;
+    };
+    let l = stats.loops.iter().find(|l| l.first_line == 5).unwrap();
     assert_eq!(l.iterations, Some(100));
     assert_eq!(l.consequent_runs, vec![(6, 25)], "{l:?}");
 }
