@@ -674,6 +674,44 @@ mod tests {
     }
 
     #[test]
+    fn a_logical_ifs_consequent_counts_as_often_as_it_ran_in_a_real_loop() {
+        let Ok(compiler) = harness::Compiler::find(None, &["-O0".to_string()]) else {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("quarter.f");
+        std::fs::write(
+            &file,
+            "      PROGRAM Q\n      INTEGER I, K\n      K = 0\n      DO 10 I = 1, 100\n         IF (MOD(I, 4) .EQ. 0) K = K + 1\n   10 CONTINUE\n      PRINT *, K\n      END\n",
+        )
+        .unwrap();
+        let a = analyzer::analyze_dynamic(
+            std::slice::from_ref(&file),
+            &analyzer::AnalyzeOptions::default(),
+            &compiler,
+            &analyzer::RunSpec::default(),
+        )
+        .unwrap();
+        let m = machine(&[(Param::INST, 0.1, 0.0)]);
+        let instructions = |mut stats: ProgramStats| {
+            crate::issue::fill_loop_instructions(&mut stats, &m).unwrap();
+            stats.loops[0].instructions.unwrap()
+        };
+        let weighted = instructions(a.stats.clone());
+        let mut whole = a.stats.clone();
+        whole.loops[0].consequent_runs.clear();
+        let unweighted = instructions(whole);
+        // The consequent `K = K + 1` ran 25 times of 100: its instructions count 75 times less.
+        let after = compiler
+            .line_instructions(&file, dir.path())
+            .unwrap()
+            .after_branch_at("quarter.f", 5);
+        assert!(after >= 2, "{after}");
+        assert_eq!(unweighted - weighted, after * 75);
+    }
+
+    #[test]
     fn negative_costs_below_resolution_count_as_zero() {
         let m = machine(&[(Param::GOTO, -0.01, 0.02)]);
         let p = predict_counts("x", &OpCounts::one(Param::GOTO).scaled(100), &m);
