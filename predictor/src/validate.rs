@@ -440,7 +440,7 @@ pub struct PreparedProgram {
 
 /// Analyze a program dynamically with the characterization's compiler and flags (the
 /// counting run simulates the branch predictor, rule 15).
-fn analyze_for(
+pub(crate) fn analyze_for(
     source: &Path,
     machine: &Characterization,
     time_limit: Duration,
