@@ -126,45 +126,46 @@ fn loop_excess(
             cost(r).map(|c| (times * c, r.scaled(times.round() as u64)))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0));
-    let instructions = l.instructions;
     let inst = table.get(&Param::INST).copied();
-    let issue = instructions.zip(inst).map(|(i, (v, _, _))| {
-        let mut c = OpCounts::new();
-        c.add(Param::INST, i);
-        (i as f64 * v, c)
-    });
-    let scaled_rows = |counts: &OpCounts, share: f64, var: &mut f64| -> Vec<WaitRow> {
-        counts
+    // The rows of `counts` scaled by `share`, and their variance.
+    let scaled_rows = |counts: &OpCounts, share: f64| -> (Vec<WaitRow>, f64) {
+        let mut var = 0.0;
+        let rows = counts
             .params
             .iter()
             .map(|(p, &c)| {
                 let (v, se, _) = table[p];
                 let c = c as f64;
-                *var += (c * se * share).powi(2);
+                var += (c * se * share).powi(2);
                 (*p, c, c * v * share, c * se * share)
             })
-            .collect()
+            .collect();
+        (rows, var)
     };
+    // Rule 17: a loop without calls whose instructions are known is charged by them. Fewer
+    // instructions than iterations means its lines were not found in the assembly (an
+    // iteration is at least a compare and a branch): its operations' sum stands.
     let calls = body.params.contains_key(&Param::PROC);
-    // Fewer instructions than iterations means the loop's lines were not found in the
-    // assembly (an iteration is at least a compare and a branch): its operations' sum stands.
-    let counted = instructions.is_some_and(|i| i as f64 >= n);
-    if let (Some((issue_ns, _)), Some((_, inst_se, _)), Some(i), false, true) =
-        (&issue, inst, instructions, calls, counted)
-    {
+    let charged_by_issue = match (l.instructions, inst) {
+        (Some(i), Some((v, se, _))) if !calls && i as f64 >= n => Some((i as f64, v, se)),
+        _ => None,
+    };
+    if let Some((i, inst_ns, inst_se)) = charged_by_issue {
         let of =
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
-        let issued = issue_ns.max(of(rules::LoopCharge::Unit)) + of(rules::LoopCharge::Event);
-        let mut var = 0.0;
+        let issued = (i * inst_ns).max(of(rules::LoopCharge::Unit)) + of(rules::LoopCharge::Event);
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
-            let rows = scaled_rows(counts, (rec - thr) / rec, &mut var);
-            return Some((rows, var));
+            return Some(scaled_rows(counts, (rec - thr) / rec));
         }
         let bound = recurrence.map(|r| r.0).unwrap_or(0.0).max(issued);
-        let excess = bound - thr;
-        let sd = i as f64 * inst_se;
-        return Some((vec![(Param::INST, i as f64, excess, sd)], sd * sd));
+        let sd = i * inst_se;
+        return Some((vec![(Param::INST, i, bound - thr, sd)], sd * sd));
     }
+    let issue = l.instructions.zip(inst).map(|(i, (v, _, _))| {
+        let mut c = OpCounts::new();
+        c.add(Param::INST, i);
+        (i as f64 * v, c)
+    });
     let (bound, counts) = [recurrence, issue]
         .into_iter()
         .flatten()
@@ -173,9 +174,7 @@ fn loop_excess(
     if excess <= 0.0 || bound <= 0.0 {
         return None;
     }
-    let mut var = 0.0;
-    let rows = scaled_rows(&counts, excess / bound, &mut var);
-    Some((rows, var))
+    Some(scaled_rows(&counts, excess / bound))
 }
 
 /// Predict one set of counts.
