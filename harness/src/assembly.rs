@@ -10,14 +10,14 @@ use std::path::Path;
 /// Instructions by (source file name as the assembly gives it, 1-based line).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LineInstructions {
-    by_line: BTreeMap<(String, u32), u64>,
+    by_line: LineCounts,
     /// A line's first run of instructions where a label ends it and the line has more code
     /// after it: a DO statement's set-up (its bounds and the first value of its variable,
     /// before the loop's head label), which runs once per entry to the loop.
-    set_up: BTreeMap<(String, u32), u64>,
+    set_up: LineCounts,
     /// A line's instructions after its first conditional jump: a logical IF's consequent,
     /// which runs as often as the IF is taken, not as often as the line.
-    after_branch: BTreeMap<(String, u32), u64>,
+    after_branch: LineCounts,
 }
 
 /// The run of consecutive instructions of one line that the parser is in.
@@ -37,7 +37,7 @@ impl LineInstructions {
         // Each line's first run, and whether a label ended it.
         let mut first_runs: BTreeMap<(String, u32), (u64, bool)> = BTreeMap::new();
         let mut run: Option<Run> = None;
-        let mut after_branch: BTreeMap<(String, u32), u64> = BTreeMap::new();
+        let mut after_branch = LineCounts::new();
         for raw in asm.lines() {
             let line = raw.trim();
             if line.ends_with(':') {
@@ -109,10 +109,7 @@ impl LineInstructions {
 
     /// Instructions emitted for `line` of `file` (matched by file name, without directories).
     pub fn at(&self, file: &str, line: u32) -> u64 {
-        self.by_line
-            .get(&(file_name(file), line))
-            .copied()
-            .unwrap_or(0)
+        count_at(&self.by_line, file, line)
     }
 
     /// Of [`LineInstructions::at`], the instructions that set a loop up on `line`: the
@@ -120,19 +117,13 @@ impl LineInstructions {
     /// statement's bounds and first value, before the loop's head). Rule 17 leaves them out
     /// of the loop's iterations (LOIN charges the set-up).
     pub fn set_up_at(&self, file: &str, line: u32) -> u64 {
-        self.set_up
-            .get(&(file_name(file), line))
-            .copied()
-            .unwrap_or(0)
+        count_at(&self.set_up, file, line)
     }
 
     /// Of [`LineInstructions::at`], the instructions after the line's first conditional jump
     /// (a logical IF's consequent; rule 17 weights them by the consequent's runs).
     pub fn after_branch_at(&self, file: &str, line: u32) -> u64 {
-        self.after_branch
-            .get(&(file_name(file), line))
-            .copied()
-            .unwrap_or(0)
+        count_at(&self.after_branch, file, line)
     }
 
     /// Whether the listing had any line information (flang-new 16 writes none).
@@ -142,15 +133,9 @@ impl LineInstructions {
 
     /// Add another file's listing.
     pub fn extend(&mut self, other: LineInstructions) {
-        for (k, v) in other.by_line {
-            *self.by_line.entry(k).or_insert(0) += v;
-        }
-        for (k, v) in other.set_up {
-            *self.set_up.entry(k).or_insert(0) += v;
-        }
-        for (k, v) in other.after_branch {
-            *self.after_branch.entry(k).or_insert(0) += v;
-        }
+        add_counts(&mut self.by_line, other.by_line);
+        add_counts(&mut self.set_up, other.set_up);
+        add_counts(&mut self.after_branch, other.after_branch);
     }
 }
 
@@ -164,6 +149,21 @@ fn end_run(
         if r.first {
             first_runs.insert(r.key, (r.len, by_label));
         }
+    }
+}
+
+/// Instructions by (file name, line).
+type LineCounts = BTreeMap<(String, u32), u64>;
+
+/// `counts` at `line` of `file` (matched by file name, without directories); 0 if absent.
+fn count_at(counts: &LineCounts, file: &str, line: u32) -> u64 {
+    counts.get(&(file_name(file), line)).copied().unwrap_or(0)
+}
+
+/// Add `from`'s counts to `into`'s, line by line.
+fn add_counts(into: &mut LineCounts, from: LineCounts) {
+    for (k, v) in from {
+        *into.entry(k).or_insert(0) += v;
     }
 }
 
