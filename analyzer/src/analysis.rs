@@ -148,6 +148,9 @@ struct Lower<'a> {
     /// The branch-miss parameter of the last condition `counts_of` lowered, when it reads an
     /// array element (rule 15).
     branch_miss: Option<model::Param>,
+    /// The variable of the innermost DO loop open at the statement being lowered, when its
+    /// step is 1 (rule 18).
+    loop_var: Option<String>,
 }
 
 impl<'a> Lower<'a> {
@@ -164,11 +167,18 @@ impl<'a> Lower<'a> {
     }
 
     fn operand(&mut self, name: &str) -> Operand {
+        let dummy = self.sym.get(name).is_some_and(|s| s.dummy);
         Operand {
             name: name.to_string(),
             ty: self.ty(name),
             global: self.sym.is_global(name),
-            dummy: self.sym.get(name).is_some_and(|s| s.dummy),
+            dummy,
+            // Rule 18: a dummy's size is the caller's business.
+            large: !dummy
+                && self
+                    .sym
+                    .array_bytes(name)
+                    .is_some_and(|b| b > model::rules::LARGE_ARRAY_BYTES),
         }
     }
 
@@ -358,7 +368,7 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
         Stmt::Assignment(t, v) => {
             let t = lw.target(t);
             let v = lw.expr(v);
-            let c = rules::count_assignment(&t, &v);
+            let c = rules::count_assignment_in(&t, &v, lw.loop_var.as_deref());
             lw.assigned = Some((t, v));
             c
         }
@@ -584,24 +594,23 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     for e in ents {
                         sym.declare_type(&e.name, *t);
                         if let Some(d) = &e.dims {
-                            sym.entry(&e.name).rank = Some(d.len());
+                            sym.declare_dims(&e.name, d);
                         }
                     }
                 }
                 Stmt::Dimension(ents) => {
                     for e in ents {
                         if let Some(d) = &e.dims {
-                            sym.entry(&e.name).rank = Some(d.len());
+                            sym.declare_dims(&e.name, d);
                         }
                     }
                 }
                 Stmt::Common(blocks) => {
                     for (b, ents) in blocks {
                         for e in ents {
-                            let s = sym.entry(&e.name);
-                            s.common = Some(b.clone());
+                            sym.entry(&e.name).common = Some(b.clone());
                             if let Some(d) = &e.dims {
-                                s.rank = Some(d.len());
+                                sym.declare_dims(&e.name, d);
                             }
                         }
                     }
@@ -678,6 +687,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         assigned: None,
         called: None,
         branch_miss: None,
+        loop_var: None,
     };
     // Labels that end labeled DO loops (their terminal statements).
     let do_terminals: HashSet<u32> = parsed
@@ -819,6 +829,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             lw.assigned = None;
             lw.called = None;
             lw.branch_miss = None;
+            lw.loop_var = dos.last().and_then(|d| d.unit_var.clone());
             let own = counts_of(&mut lw, &s);
             info.assignment = lw.assigned.take();
             info.call = lw.called.take();
@@ -826,12 +837,13 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             info.static_counts += &own;
             match &s {
                 Stmt::Do(label, ctl) => {
+                    let unit = do_unit_step(&mut lw, ctl);
                     dos.push(OpenDo {
                         label: *label,
                         start: sidx,
                         entry: block.clone(),
+                        unit_var: unit.then(|| ctl.var.clone()),
                     });
-                    let unit = do_unit_step(&mut lw, ctl);
                     prog.probes.push(Probe::After(sidx));
                     let iter = prog.probes.len() - 1;
                     let it = rules::count_do_iteration(unit);
@@ -854,6 +866,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                         label: *label,
                         start: sidx,
                         entry: block.clone(),
+                        unit_var: None,
                     });
                     prog.probes.push(Probe::After(sidx));
                     let iter = prog.probes.len() - 1;
@@ -1388,6 +1401,8 @@ struct OpenDo {
     start: usize,
     /// How often the loop is entered.
     entry: Mult,
+    /// Its variable, for a DO loop with step 1 (rule 18).
+    unit_var: Option<String>,
 }
 
 /// Fortran text of an expression, fully parenthesized (for generated statements).

@@ -2,7 +2,7 @@
 //! declared types, PARAMETER constants, COMMON members (the seed's *global* storage class),
 //! dummy arguments, arrays, EXTERNAL/INTRINSIC names and statement functions.
 
-use crate::syntax::{Implicit, SExpr, TypeName};
+use crate::syntax::{BOp, Dim, Implicit, SExpr, TypeName, UOp};
 use model::expr::Type;
 use std::collections::HashMap;
 
@@ -12,6 +12,8 @@ pub struct Symbol {
     pub declared: Option<Type>,
     /// Number of dimensions, for arrays.
     pub rank: Option<usize>,
+    /// The declared bounds, for arrays (rule 18 needs the size).
+    pub dims: Vec<Dim>,
     /// The COMMON block holding it.
     pub common: Option<String>,
     pub dummy: bool,
@@ -107,6 +109,62 @@ impl Symbols {
     pub fn declare_type(&mut self, name: &str, ty: TypeName) {
         self.entry(name).declared = Some(ty.model());
     }
+
+    /// `name` is an array with these bounds.
+    pub fn declare_dims(&mut self, name: &str, dims: &[Dim]) {
+        let s = self.entry(name);
+        s.rank = Some(dims.len());
+        s.dims = dims.to_vec();
+    }
+
+    /// The value of an integer constant expression: literals, PARAMETER constants and
+    /// + - * / ** on them (the bounds of arrays, ANSI X3.9-1978 section 5.1.1.1).
+    pub fn constant_int(&self, e: &SExpr) -> Option<i64> {
+        self.constant_int_within(e, 0)
+    }
+
+    fn constant_int_within(&self, e: &SExpr, depth: usize) -> Option<i64> {
+        if depth > 32 {
+            return None; // a PARAMETER defined through itself
+        }
+        let value = |x: &SExpr| self.constant_int_within(x, depth + 1);
+        match e {
+            SExpr::Int(t) => t.parse().ok(),
+            SExpr::Name(n) => value(self.names.get(n)?.parameter.as_ref()?),
+            SExpr::Paren(x) | SExpr::Unary(UOp::Plus, x) => value(x),
+            SExpr::Unary(UOp::Neg, x) => value(x)?.checked_neg(),
+            SExpr::Binary(op, a, b) => {
+                let (a, b) = (value(a)?, value(b)?);
+                match op {
+                    BOp::Add => a.checked_add(b),
+                    BOp::Sub => a.checked_sub(b),
+                    BOp::Mul => a.checked_mul(b),
+                    BOp::Div => a.checked_div(b),
+                    BOp::Pow => a.checked_pow(u32::try_from(b).ok()?),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The bytes `name` occupies when it is an array whose bounds are all constant (not
+    /// assumed-size, not adjustable); None otherwise, or for CHARACTER.
+    pub fn array_bytes(&self, name: &str) -> Option<u64> {
+        let s = self.names.get(name)?;
+        s.rank?;
+        let element: u64 = match self.type_of(name)? {
+            Type::Integer | Type::Logical | Type::Real => 4,
+            Type::Double | Type::Complex => 8,
+            Type::Character => return None,
+        };
+        s.dims.iter().try_fold(element, |bytes, d| {
+            let lo = d.lo.as_ref().map_or(Some(1), |e| self.constant_int(e))?;
+            let hi = self.constant_int(d.hi.as_ref()?)?;
+            let extent = u64::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok()?;
+            bytes.checked_mul(extent)
+        })
+    }
 }
 
 #[cfg(test)]
@@ -128,5 +186,54 @@ mod tests {
         assert_eq!(s.type_of("X"), Some(Type::Integer));
         s.apply_implicit(&Implicit::None);
         assert_eq!(s.type_of("Y"), None);
+    }
+
+    #[test]
+    fn array_bytes_from_constant_bounds() {
+        let mut s = Symbols::default();
+        let int = |v: &str| SExpr::Int(v.into());
+        let name = |v: &str| SExpr::Name(v.into());
+        s.entry("NMAX").parameter = Some(SExpr::Binary(
+            BOp::Mul,
+            Box::new(int("6")),
+            Box::new(int("10000")),
+        ));
+        s.declare_type("ISPRIM", TypeName::Logical);
+        s.declare_dims(
+            "ISPRIM",
+            &[Dim {
+                lo: None,
+                hi: Some(name("NMAX")),
+            }],
+        );
+        assert_eq!(s.array_bytes("ISPRIM"), Some(240_000));
+        // DOUBLE PRECISION D(0:9, -2:2): 10 x 5 x 8 bytes.
+        s.declare_type("D", TypeName::Double);
+        s.declare_dims(
+            "D",
+            &[
+                Dim {
+                    lo: Some(int("0")),
+                    hi: Some(int("9")),
+                },
+                Dim {
+                    lo: Some(SExpr::Unary(UOp::Neg, Box::new(int("2")))),
+                    hi: Some(int("2")),
+                },
+            ],
+        );
+        assert_eq!(s.array_bytes("D"), Some(400));
+        // Assumed-size and adjustable arrays have no known size; nor has a scalar.
+        s.declare_dims("A", &[Dim { lo: None, hi: None }]);
+        assert_eq!(s.array_bytes("A"), None);
+        s.declare_dims(
+            "B",
+            &[Dim {
+                lo: None,
+                hi: Some(name("N")),
+            }],
+        );
+        assert_eq!(s.array_bytes("B"), None);
+        assert_eq!(s.array_bytes("NMAX"), None);
     }
 }

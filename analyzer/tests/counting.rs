@@ -176,3 +176,51 @@ fn else_if_conditions_are_counted_per_test() {
     assert_eq!(d.get(AISL), 4);
     assert_eq!(d.get(TISL), 1 + 2);
 }
+
+#[test]
+fn constant_streams_into_large_arrays_are_counted_per_store() {
+    // Rule 18, in a real run: ISPRIM (240,000 bytes) is large and streamed by DO 10 I with
+    // step 1 (20 CSTA); the GO TO loop crossing out multiples stores the same constant by K
+    // (none); the small array, the REAL one and the step-2 loop have none either; the logical
+    // IF's consequent counts as often as it ran (5 of the 10 iterations).
+    let src = "      PROGRAM CSTAT
+      INTEGER NMAX
+      PARAMETER (NMAX = 60000)
+      LOGICAL ISPRIM(NMAX), SMALL(100)
+      REAL R(NMAX)
+      INTEGER I, K
+      DO 10 I = 1, 20
+         ISPRIM(I) = .TRUE.
+         SMALL(I) = .TRUE.
+         R(I) = 0.0
+   10 CONTINUE
+      K = 4
+   20 IF (K .GT. 20) GO TO 30
+      ISPRIM(K) = .FALSE.
+      K = K + 2
+      GO TO 20
+   30 DO 40 I = 1, 10
+         IF (MOD(I, 2) .EQ. 0) ISPRIM(I) = .FALSE.
+   40 CONTINUE
+      DO 50 I = 1, 9, 2
+         ISPRIM(I) = .TRUE.
+   50 CONTINUE
+      WRITE (*, *) ISPRIM(3), SMALL(2), R(1), K
+      END
+";
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("csta.f");
+    std::fs::write(&p, src).unwrap();
+    let compiler = Compiler::find(None, &["-O0".to_string()]).expect("gfortran");
+    let a = analyze_dynamic(
+        &[p.clone()],
+        &AnalyzeOptions::default(),
+        &compiler,
+        &RunSpec::default(),
+    )
+    .unwrap();
+    let d = a.stats.total.dynamic_counts.unwrap();
+    assert_eq!(d.get(CSTA), 20 + 5);
+    let s = analyze_static(&[p], &AnalyzeOptions::default()).unwrap();
+    assert_eq!(s.stats.total.static_counts.get(CSTA), 2);
+}

@@ -142,6 +142,9 @@ fn test_subroutine(w: &mut FixedForm, index: usize, e: &Experiment) -> Range<usi
     w.s("DOUBLE PRECISION T0, T1");
     w.s("INTEGER NCOUNT, LIMIT, KOBS");
     declarations(w);
+    for d in &e.locals {
+        w.s(d);
+    }
     w.s("CALL FILLR(RA1, 64, RVAL(1.0))");
     w.s("CALL FILLR(RA2, 64, RVAL(1.0))");
     w.s("CALL FILLR(RA3, 64, RVAL(1.0))");

@@ -74,6 +74,9 @@ pub enum Operation {
     /// An integer MOD by a compile-time constant on a dependence chain (rule 14): the
     /// division's sequence, a multiplication back and a subtraction.
     RemainderByConstant,
+    /// An integer or logical constant stored into an element of a large array (rule 18):
+    /// what the compiler's immediate store adds to a store of a variable there.
+    ConstantStoreLarge,
     Exp,
     Log,
     Sin,
@@ -113,6 +116,7 @@ impl Operation {
             Operation::InstructionIssue => "instruction issue in a loop body",
             Operation::DivideByConstant => "division by a constant",
             Operation::RemainderByConstant => "MOD by a constant",
+            Operation::ConstantStoreLarge => "constant stored into a large array",
             Operation::Exp => "exponential",
             Operation::Log => "logarithm",
             Operation::Sin => "sine",
@@ -350,6 +354,7 @@ catalogue! {
     INST = 108, 10, InstructionIssue, None, None, None, false;
     QCIS = 109, 13, DivideByConstant, Integer, Single, Local, false;
     QRIS = 110, 13, RemainderByConstant, Integer, Single, Local, false;
+    CSTA = 111, 9, ConstantStoreLarge, None, None, None, false;
 }
 
 /// Number of parameters of seed 004 table 4.11.
@@ -472,7 +477,7 @@ mod tests {
         let names: HashSet<_> = Param::ALL.iter().map(|p| p.mnemonic()).collect();
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
-        assert_eq!(Param::measured().count(), 74 + 30 + 4);
+        assert_eq!(Param::measured().count(), 74 + 30 + 5);
     }
 
     #[test]

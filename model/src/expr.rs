@@ -54,6 +54,9 @@ pub struct Operand {
     /// A dummy argument: reached through the address the caller passed (rule 16).
     #[serde(default)]
     pub dummy: bool,
+    /// A local or COMMON array larger than [`crate::rules::LARGE_ARRAY_BYTES`] (rule 18).
+    #[serde(default)]
+    pub large: bool,
 }
 
 impl Operand {
@@ -63,6 +66,7 @@ impl Operand {
             ty,
             global: false,
             dummy: false,
+            large: false,
         }
     }
     pub fn global(name: &str, ty: Type) -> Self {
@@ -71,6 +75,7 @@ impl Operand {
             ty,
             global: true,
             dummy: false,
+            large: false,
         }
     }
     pub fn dummy(name: &str, ty: Type) -> Self {
@@ -79,6 +84,14 @@ impl Operand {
             ty,
             global: false,
             dummy: true,
+            large: false,
+        }
+    }
+    /// The same array, marked larger than [`crate::rules::LARGE_ARRAY_BYTES`] (rule 18).
+    pub fn large(self) -> Self {
+        Operand {
+            large: true,
+            ..self
         }
     }
 }
