@@ -311,6 +311,25 @@ fn exp(
     }
 }
 
+/// Two statements and the labelled CONTINUE the first leads to: a DO loop of one statement
+/// (`DO l ...`, the statement, `l CONTINUE`) or a GO TO over a statement.
+fn to_continue(first: String, second: String, label: u32) -> Vec<Line> {
+    vec![
+        Line {
+            label: None,
+            text: first,
+        },
+        Line {
+            label: None,
+            text: second,
+        },
+        Line {
+            label: Some(label),
+            text: "CONTINUE".into(),
+        },
+    ]
+}
+
 /// Operands of the loop-control and index pools.
 fn int_local(name: &str) -> Operand {
     Operand::local(name, Type::Integer)
@@ -614,20 +633,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
                 ("IONE".into(), "IVAL(1)".into()),
             ],
             vec![BodyStmt {
-                lines: vec![
-                    Line {
-                        label: None,
-                        text: format!("DO {l} J = 1, MT"),
-                    },
-                    Line {
-                        label: None,
-                        text: format!("{elem} = {value}"),
-                    },
-                    Line {
-                        label: Some(l),
-                        text: "CONTINUE".into(),
-                    },
-                ],
+                lines: to_continue(format!("DO {l} J = 1, MT"), format!("{elem} = {value}"), l),
                 counts,
             }],
         );
@@ -659,20 +665,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             .map(|k| {
                 let l = next_label();
                 BodyStmt {
-                    lines: vec![
-                        Line {
-                            label: None,
-                            text: format!("GO TO {l}"),
-                        },
-                        Line {
-                            label: None,
-                            text: format!("X{k} = Z"),
-                        },
-                        Line {
-                            label: Some(l),
-                            text: "CONTINUE".into(),
-                        },
-                    ],
+                    lines: to_continue(format!("GO TO {l}"), format!("X{k} = Z"), l),
                     counts: rules::count_goto(),
                 }
             })
@@ -739,20 +732,11 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
                     per_trip += &work;
                     counts += &per_trip.scaled(trips);
                     BodyStmt {
-                        lines: vec![
-                            Line {
-                                label: None,
-                                text: format!("DO {l} J = 1, MT{step}"),
-                            },
-                            Line {
-                                label: None,
-                                text: format!("{elem} = {work_value}"),
-                            },
-                            Line {
-                                label: Some(l),
-                                text: "CONTINUE".into(),
-                            },
-                        ],
+                        lines: to_continue(
+                            format!("DO {l} J = 1, MT{step}"),
+                            format!("{elem} = {work_value}"),
+                            l,
+                        ),
                         counts,
                     }
                 })

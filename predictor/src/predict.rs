@@ -631,6 +631,7 @@ mod tests {
             (Param::SRSL, 0.5, 0.0),
             (Param::DRSL, 2.0, 0.0),
             (Param::BMIS, 5.0, 0.0),
+            (Param::CSTA, 1.2, 0.0),
             (Param::PROC, 3.0, 0.0),
             (Param::INST, 0.1, 0.0),
         ]);
@@ -657,6 +658,13 @@ mod tests {
         l.body_counts = Some(busy.clone());
         let p = predict_part("U", &busy, &[&l], &m);
         assert!((p.time.mean_ns - 250.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // A constant streamed into a large array (rule 18) adds to the issue like a miss:
+        // 50 ns issued + 100 x 1.2 ns.
+        let mut stream = body.clone();
+        stream.add(Param::CSTA, 100);
+        l.body_counts = Some(stream.clone());
+        let p = predict_part("U", &stream, &[&l], &m);
+        assert!((p.time.mean_ns - 170.0).abs() < 1e-9, "{}", p.time.mean_ns);
         // A loop that calls a procedure keeps its summed cost (the callee's instructions are
         // not the loop's).
         let mut calling = body.clone();
