@@ -218,20 +218,27 @@ mod tests {
         assert!(LineInstructions::parse("\tmovl $1, %eax\n").is_empty());
     }
 
-    #[test]
-    fn a_real_compilation_is_counted_by_line() {
+    /// `text` compiled by gfortran -O0 as file `name` and counted by line; None (the test
+    /// skipped) without gfortran.
+    fn compiled(name: &str, text: &str) -> Option<LineInstructions> {
         let Ok(c) = Compiler::find(None, &["-O0".to_string()]) else {
             eprintln!("skipping: gfortran is not installed");
-            return;
+            return None;
         };
         let d = tempfile::tempdir().unwrap();
-        let src = d.path().join("q.f");
-        std::fs::write(
-            &src,
+        let src = d.path().join(name);
+        std::fs::write(&src, text).unwrap();
+        Some(c.line_instructions(&src, d.path()).unwrap())
+    }
+
+    #[test]
+    fn a_real_compilation_is_counted_by_line() {
+        let Some(li) = compiled(
+            "q.f",
             "      PROGRAM Q\n      INTEGER I, K(10)\n      DO 1 I = 1, 10\n      K(I) = I\n    1 CONTINUE\n      PRINT *, K(3)\n      END\n",
-        )
-        .unwrap();
-        let li = c.line_instructions(&src, d.path()).unwrap();
+        ) else {
+            return;
+        };
         // The store through a variable subscript is several instructions at -O0.
         assert!(li.at("q.f", 4) >= 3, "{li:?}");
         assert!(li.at("q.f", 3) >= 1, "{li:?}");
@@ -245,18 +252,12 @@ mod tests {
 
     #[test]
     fn a_logical_ifs_consequent_is_told_from_its_test() {
-        let Ok(c) = Compiler::find(None, &["-O0".to_string()]) else {
-            eprintln!("skipping: gfortran is not installed");
+        let Some(li) = compiled(
+            "r.f",
+            "      SUBROUTINE R(K, N)\n      INTEGER K(4), N\n      IF (N .GT. 2) K(N) = K(N) + 1\n      IF (N .GT. 3) RETURN\n      K(1) = N\n      END\n",
+        ) else {
             return;
         };
-        let d = tempfile::tempdir().unwrap();
-        let src = d.path().join("r.f");
-        std::fs::write(
-            &src,
-            "      SUBROUTINE R(K, N)\n      INTEGER K(4), N\n      IF (N .GT. 2) K(N) = K(N) + 1\n      IF (N .GT. 3) RETURN\n      K(1) = N\n      END\n",
-        )
-        .unwrap();
-        let li = c.line_instructions(&src, d.path()).unwrap();
         // The update of a dummy array's element after the compare and its jump: several
         // instructions, fewer than the line's.
         let after = li.after_branch_at("r.f", 3);
