@@ -540,3 +540,121 @@ fn predict_refuses_a_foreign_machine_file() {
             "opcost-characterization file is needed",
         ));
 }
+
+#[test]
+fn validate_reports_a_failing_program_and_goes_on_from_any_directory() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    // Run from a folder without results/: the default outputs are made there. One program
+    // ends with an error status in every run, one does not compile; tiny is validated.
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.f");
+    std::fs::write(
+        &broken,
+        "      PROGRAM BROKEN\n      X = 1.0\n      CALL EXIT(3)\n      END\n",
+    )
+    .unwrap();
+    let nocompile = dir.path().join("nocompile.f");
+    std::fs::write(&nocompile, "      PROGRAM NC\n      X = (1.0\n      END\n").unwrap();
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["validate", "--runs", "1", "--no-profile", "--no-host-probe"])
+        .arg("--machine")
+        .arg(quick_machine())
+        .args(["--json", "v.json"])
+        .arg(&broken)
+        .arg(fixture())
+        .arg(&nocompile)
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        stdout.contains("broken") && stdout.contains("FAILED"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("nocompile"), "{stdout}");
+    assert!(stderr.contains("2 program run(s) failed"), "{stderr}");
+    let csv = std::fs::read_to_string(dir.path().join("results/validation-quick.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+    assert!(csv.contains("\ntiny,"), "{csv}");
+    assert!(dir.path().join("results/validation-quick.svg").exists());
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("v.json")).unwrap()).unwrap();
+    assert_eq!(v["summary"]["programs"], 1);
+    assert_eq!(v["failed"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn validate_runs_a_manifest_set_with_its_input_and_flags() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    // A program that reads its size from standard input, in the check set of a manifest; a
+    // tune program beside it is left out by --set.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("reader.f"),
+        "      PROGRAM READER\n      INTEGER N, I\n      REAL S\n      READ (*, *) N\n      S = 0.0\n      DO 10 I = 1, N\n         S = S + REAL(I)\n   10 CONTINUE\n      PRINT *, S\n      END\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("reader.in"), "100000\n").unwrap();
+    std::fs::copy(fixture(), dir.path().join("tiny.f")).unwrap();
+    let manifest = dir.path().join("manifest.toml");
+    std::fs::write(
+        &manifest,
+        "[[program]]\nname = \"reader\"\nset = \"check\"\nsources = [\"reader.f\"]\nstdin = \"reader.in\"\nflags = [\"-std=legacy\"]\n\n[[program]]\nname = \"tiny\"\nset = \"tune\"\nsources = [\"tiny.f\"]\n",
+    )
+    .unwrap();
+    let json = dir.path().join("v.json");
+    let stdout = stdout_of(
+        Command::cargo_bin("opcost")
+            .unwrap()
+            .args(["validate", "--runs", "1", "--no-profile", "--no-host-probe"])
+            .arg("--machine")
+            .arg(quick_machine())
+            .arg("--manifest")
+            .arg(&manifest)
+            .args(["--set", "check", "--csv"])
+            .arg(dir.path().join("v.csv"))
+            .arg("--plot")
+            .arg(dir.path().join("v.svg"))
+            .arg("--json")
+            .arg(&json),
+    );
+    assert!(stdout.contains("By corpus set"), "{stdout}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let programs = v["programs"].as_array().unwrap();
+    assert_eq!(programs.len(), 1);
+    assert_eq!(programs[0]["program"], "reader");
+    assert_eq!(programs[0]["set"], "check");
+    assert_eq!(v["sets"][0]["set"], "check");
+    assert_eq!(v["sets"][0]["summary"]["programs"], 1);
+}
+
+#[test]
+fn validate_refuses_an_unwritable_output_before_any_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "").unwrap();
+    let start = std::time::Instant::now();
+    let text = stderr_of_failure(
+        Command::cargo_bin("opcost")
+            .unwrap()
+            .args(["validate", "--machine"])
+            .arg(quick_machine())
+            .arg("--csv")
+            .arg(blocker.join("v.csv"))
+            .arg(fixture()),
+    );
+    assert!(text.contains("cannot create the folder"), "{text}");
+    assert!(start.elapsed().as_secs() < 5);
+}

@@ -4,6 +4,7 @@
 //! ([`compare`]), with SVG charts ([`plot`]).
 
 pub mod compare;
+pub mod corpus;
 pub mod issue;
 pub mod plot;
 pub mod predict;

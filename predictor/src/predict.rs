@@ -694,8 +694,9 @@ mod tests {
             "      PROGRAM Q\n      INTEGER I, K\n      K = 0\n      DO 10 I = 1, 100\n         IF (MOD(I, 4) .EQ. 0) K = K + 1\n   10 CONTINUE\n      PRINT *, K\n      END\n",
         )
         .unwrap();
-        let (_, compiler, a) =
-            crate::validate::analyze_for(&file, &m, std::time::Duration::from_secs(60)).unwrap();
+        let spec = crate::corpus::ProgramSpec::from_file(&file);
+        let (compiler, a) =
+            crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
         let instructions = |mut stats: ProgramStats| {
             crate::issue::fill_loop_instructions(&mut stats, &m).unwrap();
             stats.loops[0].instructions.unwrap()

@@ -8,6 +8,7 @@
 //! is reported beside it. Where a prediction is off, a profiling build (gprof, `-pg`) times every program
 //! unit so predicted and measured time can be compared part by part (seed 004 section 6.3).
 
+use crate::corpus::ProgramSpec;
 use crate::predict::{predict_program, Prediction};
 use analyzer::{AnalyzeOptions, RunSpec};
 use characterizer::stats::median;
@@ -82,6 +83,9 @@ pub struct PartComparison {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProgramValidation {
     pub program: String,
+    /// The corpus set the program belongs to (tune, check, real), when it came from one.
+    #[serde(default)]
+    pub set: Option<String>,
     pub file: String,
     pub predicted_s: f64,
     pub predicted_ci_low_s: f64,
@@ -239,30 +243,49 @@ pub fn host_drift_warning(ratio: f64) -> Option<String> {
     ))
 }
 
-fn program_name(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string())
-}
-
-/// Compile `source` with the system's compiler (plus `extra` flags) into `dir`.
+/// Compile a program's sources with the system's compiler (plus `extra` flags) into `dir`.
 fn compile(
     compiler: &Compiler,
-    source: &Path,
+    program: &ProgramSpec,
     dir: &Path,
     name: &str,
     extra: &[&str],
 ) -> Result<PathBuf, ValidateError> {
     let exe = dir.join(name);
-    let abs = std::fs::canonicalize(source)?;
+    let sources = program
+        .sources
+        .iter()
+        .map(std::fs::canonicalize)
+        .collect::<Result<Vec<_>, _>>()?;
     compiler
-        .build(&[abs], &exe, extra)
+        .build(&sources, &exe, extra)
         .map_err(|error| ValidateError::Compile {
-            program: program_name(source),
+            program: program.name.clone(),
             compiler: format!("{} {}", compiler.path.display(), compiler.flags.join(" ")),
             error,
         })?;
     Ok(exe)
+}
+
+/// One run of a program as its spec says (standard input, arguments, working directory).
+fn run_once(
+    exe: &Path,
+    program: &ProgramSpec,
+    limit: Duration,
+) -> Result<harness::RunOutput, ValidateError> {
+    let input = match &program.stdin {
+        Some(f) => Some(std::fs::read(f)?),
+        None => None,
+    };
+    let mut cmd = Command::new(exe);
+    cmd.args(&program.args);
+    if let Some(d) = &program.dir {
+        cmd.current_dir(d);
+    }
+    harness::run_limited(&mut cmd, limit, input.as_deref()).map_err(|error| ValidateError::Run {
+        program: program.name.clone(),
+        error,
+    })
 }
 
 /// Measured times of `runs` runs: (cpu seconds, wall seconds).
@@ -270,20 +293,15 @@ pub fn time_runs(
     exe: &Path,
     runs: usize,
     limit: Duration,
-    program: &str,
+    program: &ProgramSpec,
 ) -> Result<(Vec<f64>, Vec<f64>), ValidateError> {
     let mut cpu = Vec::new();
     let mut wall = Vec::new();
     for _ in 0..runs {
-        let out = harness::run_limited(&mut Command::new(exe), limit, None).map_err(|error| {
-            ValidateError::Run {
-                program: program.to_string(),
-                error,
-            }
-        })?;
+        let out = run_once(exe, program, limit)?;
         if !out.success() {
             return Err(ValidateError::Failed {
-                program: program.to_string(),
+                program: program.name.clone(),
                 status: out.status.to_string(),
                 stderr: out.stderr,
             });
@@ -305,22 +323,26 @@ struct Profile {
 /// `by_line`, per source line (for directive regions).
 fn profile(
     compiler: &Compiler,
-    source: &Path,
+    program: &ProgramSpec,
     dir: &Path,
     limit: Duration,
     by_line: bool,
 ) -> Result<Profile, ValidateError> {
-    let name = program_name(source);
     // Not every compiler can build for gprof (flang cannot): then there is no unit profile.
-    let Ok(exe) = compile(compiler, source, dir, &format!("{name}-pg"), &["-pg", "-g"]) else {
+    let Ok(exe) = compile(
+        compiler,
+        program,
+        dir,
+        &format!("{}-pg", program.name),
+        &["-pg", "-g"],
+    ) else {
         return Ok(Profile::default());
     };
-    let mut cmd = Command::new(&exe);
-    cmd.current_dir(dir);
-    let out = harness::run_limited(&mut cmd, limit, None).map_err(|error| ValidateError::Run {
-        program: name.clone(),
-        error,
-    })?;
+    // gmon.out is written to the run's working directory: run it in the build folder, with
+    // input files found by absolute path.
+    let mut here = program.clone();
+    here.dir = Some(dir.to_path_buf());
+    let out = run_once(&exe, &here, limit)?;
     if !out.success() {
         return Ok(Profile::default());
     }
@@ -429,7 +451,7 @@ pub fn match_units(units: &[String], measured: &[(String, f64)]) -> Vec<f64> {
 /// A program made ready for timing: predicted, compiled, profiled.
 pub struct PreparedProgram {
     pub name: String,
-    source: PathBuf,
+    pub spec: ProgramSpec,
     prediction: Prediction,
     exe: PathBuf,
     units: Vec<PartComparison>,
@@ -438,50 +460,59 @@ pub struct PreparedProgram {
     _dir: tempfile::TempDir,
 }
 
+/// The system's compiler with the extra flags a program needs.
+fn compiler_for(
+    program: &ProgramSpec,
+    machine: &Characterization,
+) -> Result<Compiler, harness::CompilerError> {
+    let mut flags = machine.compiler.flags.clone();
+    flags.extend(program.flags.iter().cloned());
+    Compiler::find(Some(&machine.compiler.path), &flags)
+}
+
 /// Analyze a program dynamically with the characterization's compiler and flags (the
 /// counting run simulates the branch predictor, rule 15).
 pub(crate) fn analyze_for(
-    source: &Path,
+    program: &ProgramSpec,
     machine: &Characterization,
     time_limit: Duration,
-) -> Result<(String, Compiler, analyzer::Analysis), ValidateError> {
-    let name = program_name(source);
-    let compiler =
-        Compiler::find(Some(&machine.compiler.path), &machine.compiler.flags).map_err(|e| {
-            ValidateError::Analyze {
-                program: name.clone(),
-                error: analyzer::AnalyzeError::Compiler(e),
-            }
-        })?;
+) -> Result<(Compiler, analyzer::Analysis), ValidateError> {
+    let compiler = compiler_for(program, machine).map_err(|e| ValidateError::Analyze {
+        program: program.name.clone(),
+        error: analyzer::AnalyzeError::Compiler(e),
+    })?;
     let analysis = analyzer::analyze_dynamic(
-        &[source.to_path_buf()],
+        &program.sources,
         &AnalyzeOptions {
             simulate_branches: true,
+            program_name: Some(program.name.clone()),
             ..AnalyzeOptions::default()
         },
         &compiler,
         &RunSpec {
             time_limit,
-            ..RunSpec::default()
+            args: program.args.clone(),
+            stdin: program.stdin.clone(),
+            cwd: program.dir.clone(),
         },
     )
     .map_err(|error| ValidateError::Analyze {
-        program: name.clone(),
+        program: program.name.clone(),
         error,
     })?;
-    Ok((name, compiler, analysis))
+    Ok((compiler, analysis))
 }
 
 /// A program's predicted run time on `machine`, seconds, from a dynamic analysis (no timed
 /// runs): what `rescore` sets against earlier validations' real times.
 pub fn predict_source(
-    source: &Path,
+    program: &ProgramSpec,
     machine: &Characterization,
     time_limit: Duration,
 ) -> Result<(String, f64), ValidateError> {
-    let (name, _, analysis) = analyze_for(source, machine, time_limit)?;
+    let (_, analysis) = analyze_for(program, machine, time_limit)?;
     Ok((
-        name,
+        program.name.clone(),
         predict_program(&analysis.stats, machine).total.seconds(),
     ))
 }
@@ -489,21 +520,21 @@ pub fn predict_source(
 /// Analyze (dynamic counts), predict, compile with the machine's compiler and flags, and
 /// (with `opts.profile_units`) time its units and regions with a gprof build.
 pub fn prepare_program(
-    source: &Path,
+    program: &ProgramSpec,
     machine: &Characterization,
     opts: &ValidateOptions,
 ) -> Result<PreparedProgram, ValidateError> {
-    let (name, compiler, analysis) = analyze_for(source, machine, opts.time_limit)?;
+    let (compiler, analysis) = analyze_for(program, machine, opts.time_limit)?;
     let prediction = predict_program(&analysis.stats, machine);
     let dir = tempfile::Builder::new()
         .prefix("opcost-validate-")
         .tempdir()?;
-    let exe = compile(&compiler, source, dir.path(), &name, &[])?;
+    let exe = compile(&compiler, program, dir.path(), &program.name, &[])?;
     let (units, regions) = if opts.profile_units {
         let regions = &analysis.stats.regions;
         let measured = profile(
             &compiler,
-            source,
+            program,
             dir.path(),
             opts.time_limit,
             !regions.is_empty(),
@@ -539,8 +570,8 @@ pub fn prepare_program(
         (Vec::new(), Vec::new())
     };
     Ok(PreparedProgram {
-        name,
-        source: source.to_path_buf(),
+        name: program.name.clone(),
+        spec: program.clone(),
         prediction,
         exe,
         units,
@@ -554,26 +585,185 @@ pub type RunTimes = (Vec<f64>, Vec<f64>);
 
 /// Time prepared programs in rounds, one run of each program per round, so that a slow
 /// phase of a shared machine falls on every program rather than on the runs of one (the
-/// back-to-back alternation of seed 003 section 6). Returns (cpu, wall) seconds per program;
-/// `on_run` is called after each run.
+/// back-to-back alternation of seed 003 section 6). Returns each program's (cpu, wall)
+/// seconds, or the error of its first failing run (a failed program sits out the later
+/// rounds; the others go on); `on_run` is called after each run.
 pub fn time_in_rounds(
     programs: &[PreparedProgram],
     runs: usize,
     limit: Duration,
     mut on_run: impl FnMut(&str),
     mut each_round: impl FnMut(usize) -> Result<(), ValidateError>,
-) -> Result<Vec<RunTimes>, ValidateError> {
-    let mut times = vec![(Vec::new(), Vec::new()); programs.len()];
+) -> Result<Vec<Result<RunTimes, ValidateError>>, ValidateError> {
+    let mut times: Vec<Result<RunTimes, ValidateError>> = programs
+        .iter()
+        .map(|_| Ok((Vec::new(), Vec::new())))
+        .collect();
     for round in 0..runs.max(1) {
         each_round(round)?;
         for (p, t) in programs.iter().zip(times.iter_mut()) {
-            let (cpu, wall) = time_runs(&p.exe, 1, limit, &p.name)?;
-            t.0.extend(cpu);
-            t.1.extend(wall);
+            let Ok(so_far) = t else { continue };
+            match time_runs(&p.exe, 1, limit, &p.spec) {
+                Ok((cpu, wall)) => {
+                    so_far.0.extend(cpu);
+                    so_far.1.extend(wall);
+                }
+                Err(e) => *t = Err(e),
+            }
             on_run(&p.name);
         }
     }
     Ok(times)
+}
+
+/// A program that could not be validated: where it failed and why. A batch reports it and
+/// goes on with the others.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FailedProgram {
+    pub program: String,
+    #[serde(default)]
+    pub set: Option<String>,
+    pub file: String,
+    pub error: String,
+}
+
+impl FailedProgram {
+    pub fn new(program: &ProgramSpec, error: &ValidateError) -> Self {
+        FailedProgram {
+            program: program.name.clone(),
+            set: program.set.clone(),
+            file: program.main_source().display().to_string(),
+            error: error.to_string(),
+        }
+    }
+}
+
+/// Seed table 7.2 for one corpus set, with how many of its programs failed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetSummary {
+    pub set: String,
+    pub failed: usize,
+    pub summary: ValidationSummary,
+}
+
+/// Per-set summaries, in the corpus's set order; programs without a set are summarized as
+/// "programs".
+pub fn summarize_sets(rows: &[ProgramValidation], failed: &[FailedProgram]) -> Vec<SetSummary> {
+    let name = |s: &Option<String>| s.clone().unwrap_or_else(|| "programs".into());
+    let mut sets: Vec<String> = rows
+        .iter()
+        .map(|r| name(&r.set))
+        .chain(failed.iter().map(|f| name(&f.set)))
+        .collect();
+    let order = |s: &String| {
+        crate::corpus::SETS
+            .iter()
+            .position(|x| x == s)
+            .unwrap_or(usize::MAX)
+    };
+    sets.sort_by_key(|s| (order(s), s.clone()));
+    sets.dedup();
+    sets.into_iter()
+        .map(|set| {
+            let mine: Vec<ProgramValidation> = rows
+                .iter()
+                .filter(|r| name(&r.set) == set)
+                .cloned()
+                .collect();
+            SetSummary {
+                failed: failed.iter().filter(|f| name(&f.set) == set).count(),
+                summary: summarize(&mine),
+                set,
+            }
+        })
+        .collect()
+}
+
+/// What a batch validation is doing, for a progress display.
+pub enum Progress<'a> {
+    /// Analyzing, predicting and compiling a program for a system.
+    Preparing { program: &'a str, system: &'a str },
+    /// A program failed (it is left out of the rest of the batch).
+    Failed(&'a FailedProgram),
+    /// One timed run of a program finished.
+    Ran(&'a str),
+}
+
+/// One system's results of a batch validation.
+#[derive(Debug, Default)]
+pub struct SystemValidation {
+    pub rows: Vec<ProgramValidation>,
+    pub failed: Vec<FailedProgram>,
+    /// The host's speed against the characterization, per round where it was probed.
+    pub host_speeds: Vec<f64>,
+}
+
+/// Validate every program on every system: analyze, predict and compile each, then time them
+/// all in rounds so the systems' real times come from the same stretch of time. A program
+/// that fails at any stage is reported through `progress` and in the result, and the others
+/// go on. `probe(round, system)` measures the host's speed before each round (None: not
+/// measured).
+pub fn validate_systems(
+    machines: &[Characterization],
+    programs: &[ProgramSpec],
+    opts: &ValidateOptions,
+    mut progress: impl FnMut(Progress),
+    mut probe: impl FnMut(usize, usize) -> Option<f64>,
+) -> Result<Vec<SystemValidation>, ValidateError> {
+    let mut results: Vec<SystemValidation> = machines
+        .iter()
+        .map(|_| SystemValidation::default())
+        .collect();
+    let mut prepared = Vec::new();
+    let mut owner = Vec::new();
+    for (k, machine) in machines.iter().enumerate() {
+        let system = machine.compiler.tag();
+        for p in programs {
+            progress(Progress::Preparing {
+                program: &p.name,
+                system: &system,
+            });
+            match prepare_program(p, machine, opts) {
+                Ok(ready) => {
+                    prepared.push(ready);
+                    owner.push(k);
+                }
+                Err(e) => {
+                    let f = FailedProgram::new(p, &e);
+                    progress(Progress::Failed(&f));
+                    results[k].failed.push(f);
+                }
+            }
+        }
+    }
+    let times = time_in_rounds(
+        &prepared,
+        opts.runs,
+        opts.time_limit,
+        |name| progress(Progress::Ran(name)),
+        |round| {
+            for (k, r) in results.iter_mut().enumerate() {
+                r.host_speeds.extend(probe(round, k));
+            }
+            Ok(())
+        },
+    )?;
+    for ((p, t), k) in prepared.into_iter().zip(times).zip(owner) {
+        match t {
+            Ok((cpu, wall)) => {
+                results[k]
+                    .rows
+                    .push(finish_program(p, &cpu, &wall, RealTime::of(&machines[k])))
+            }
+            Err(e) => results[k].failed.push(FailedProgram::new(&p.spec, &e)),
+        }
+    }
+    for r in &mut results {
+        if !r.host_speeds.is_empty() {
+            apply_host_speed(&mut r.rows, median(&r.host_speeds));
+        }
+    }
+    Ok(results)
 }
 
 /// The validation row of a prepared program from its timed runs.
@@ -592,7 +782,8 @@ pub fn finish_program(
     let predicted = p.prediction.total.seconds();
     ProgramValidation {
         program: p.name,
-        file: p.source.display().to_string(),
+        set: p.spec.set.clone(),
+        file: p.spec.main_source().display().to_string(),
         predicted_s: predicted,
         predicted_ci_low_s: p.prediction.total.time.ci_low_ns * 1e-9,
         predicted_ci_high_s: p.prediction.total.time.ci_high_ns * 1e-9,
@@ -767,6 +958,7 @@ mod tests {
     fn row(err: f64) -> ProgramValidation {
         ProgramValidation {
             program: "p".into(),
+            set: None,
             file: "p.f".into(),
             predicted_s: 1.0 + err / 100.0,
             predicted_ci_low_s: 0.0,

@@ -26,6 +26,30 @@ pub fn progress_bar() -> ProgressBar {
     bar
 }
 
+/// Make sure `path` can be written (its folder exists or is made, a file can be created
+/// there), so a long run does not fail at its end.
+pub fn check_writable(path: &std::path::Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| {
+        format!(
+            "cannot create the folder {} for {}",
+            dir.display(),
+            path.display()
+        )
+    })?;
+    tempfile::NamedTempFile::new_in(&dir).with_context(|| {
+        format!(
+            "cannot write {}: its folder {} is not writable",
+            path.display(),
+            dir.display()
+        )
+    })?;
+    Ok(())
+}
+
 /// Write an export to a file (atomically) or to standard output for "-".
 pub fn write_output(target: &str, bytes: &[u8]) -> Result<()> {
     if target == "-" {

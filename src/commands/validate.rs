@@ -1,11 +1,12 @@
 //! `opcost validate`: predicted against real run times (seed 004 tables 6.1 and 7.2).
 
 use anyhow::{bail, Result};
+use predictor::corpus::ProgramSpec;
 use predictor::predict::PartPrediction;
 use predictor::validate::{
-    apply_host_speed, finish_program, prepare_program, summarize, summarize_host_adjusted,
-    time_in_rounds, validation_csv, PartComparison, ProgramValidation, RealTime, ValidateError,
-    ValidateOptions, ValidationSummary,
+    summarize, summarize_host_adjusted, summarize_sets, validation_csv, FailedProgram,
+    PartComparison, ProgramValidation, Progress, SetSummary, SystemValidation, ValidateOptions,
+    ValidationSummary,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,6 +18,11 @@ use std::time::Duration;
   opcost validate --machine results/A.json --machine results/B.json   # systems side by side
   opcost validate --machine M.json --against results/validation-M.csv --against old/run2.csv
   opcost validate --machine results/<machine>--gfortran-O0.json --against results/history/2026-11-22
+  opcost validate --machine M.json --manifest corpus/manifest.toml --set check   # one corpus set
+  opcost validate --machine M.json legacy.f --program-flags -fallow-argument-mismatch --stdin in.dat
+
+A program that fails (analysis, build or a run) is reported in the table as failed and the
+others go on; the exit status is then non-zero. Output paths are checked before any work.
 
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
 and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
@@ -47,6 +53,22 @@ pub struct Args {
     /// Programs to validate (one source file each) [default: fortran-samples/*.f]
     #[arg(value_name = "PROGRAM.f")]
     programs: Vec<PathBuf>,
+    /// Corpus manifest whose programs to validate (repeatable; e.g. corpus/manifest.toml)
+    #[arg(long, value_name = "MANIFEST.toml")]
+    manifest: Vec<PathBuf>,
+    /// Only the manifest programs of this set: tune, check or real (repeatable)
+    #[arg(long, value_name = "SET")]
+    set: Vec<String>,
+    /// File fed to the standard input of the programs named on the command line
+    #[arg(long, value_name = "FILE")]
+    stdin: Option<PathBuf>,
+    /// Command-line arguments of the named programs' runs (one string, split on blanks)
+    #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
+    run_args: Option<String>,
+    /// Extra compiler flags the named programs need beyond the system's, for the analysis's
+    /// builds and the timed build (e.g. "-fallow-argument-mismatch" for legacy code)
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    program_flags: Option<String>,
     /// Timed runs per program
     #[arg(long, default_value_t = 5)]
     runs: usize,
@@ -77,9 +99,14 @@ pub struct Args {
     against: Vec<PathBuf>,
 }
 
+/// The sample programs: `fortran-samples/` here, else the one beside the sources opcost was
+/// built from (so the default works from any directory).
 fn default_programs() -> Result<Vec<PathBuf>> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir("fortran-samples")
-        .map_err(|e| anyhow::anyhow!("no programs given and fortran-samples/ cannot be read ({e}); name the programs to validate"))?
+    let here = PathBuf::from("fortran-samples");
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fortran-samples");
+    let dir = if here.is_dir() { here } else { built };
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| anyhow::anyhow!("no programs given and {} cannot be read ({e}); name the programs to validate or give --manifest", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "f"))
         .collect();
@@ -87,15 +114,81 @@ fn default_programs() -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
-pub fn run(a: Args) -> Result<()> {
-    let programs = if a.programs.is_empty() {
+/// The programs to validate: the files named (with --stdin, --run-args, --program-flags)
+/// and the manifests' entries of the chosen sets; the samples when neither is given.
+fn programs(a: &Args) -> Result<Vec<ProgramSpec>> {
+    let files = if a.programs.is_empty() && a.manifest.is_empty() {
         default_programs()?
     } else {
         a.programs.clone()
     };
-    if programs.is_empty() {
+    let mut specs: Vec<ProgramSpec> = files
+        .iter()
+        .map(|f| {
+            let mut s = ProgramSpec::from_file(f);
+            s.stdin = a.stdin.clone();
+            s.args = a.run_args.as_deref().map(split_words).unwrap_or_default();
+            s.flags = a
+                .program_flags
+                .as_deref()
+                .map(split_words)
+                .unwrap_or_default();
+            s
+        })
+        .collect();
+    if !a.set.is_empty() && a.manifest.is_empty() {
+        bail!("--set chooses programs of a manifest; give --manifest (e.g. corpus/manifest.toml)");
+    }
+    specs.extend(predictor::corpus::select(&a.manifest, &a.set)?);
+    if specs.is_empty() {
         bail!("no programs to validate");
     }
+    let mut names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        bail!(
+            "two programs are named {}; rename one (the results are keyed by name)",
+            w[0]
+        );
+    }
+    Ok(specs)
+}
+
+fn split_words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_string).collect()
+}
+
+/// The CSV and chart paths of each system, checked writable before any work is done.
+fn output_paths(a: &Args) -> Result<Vec<(String, PathBuf)>> {
+    let mut out = Vec::new();
+    for path in &a.machine {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "machine".into());
+        let csv = a
+            .csv
+            .clone()
+            .unwrap_or_else(|| format!("results/validation-{stem}.csv"));
+        let plot = a
+            .plot
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("results/validation-{stem}.svg")));
+        out.push((csv, plot));
+    }
+    let mut targets: Vec<PathBuf> = out
+        .iter()
+        .flat_map(|(c, p)| [PathBuf::from(c), p.clone()])
+        .collect();
+    targets.extend(a.json.iter().map(PathBuf::from));
+    for t in targets.iter().filter(|t| t.as_os_str() != "-") {
+        crate::commands::check_writable(t)?;
+    }
+    Ok(out)
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let programs = programs(&a)?;
     if a.machine.len() > 1 && (a.csv.is_some() || a.plot.is_some()) {
         bail!("with several --machine files, each gets its default results/validation-<machine>.csv and .svg; drop --csv and --plot or validate one machine at a time");
     }
@@ -110,98 +203,78 @@ pub fn run(a: Args) -> Result<()> {
         }
         return rescore(&a, &machines[0], &programs);
     }
+    let outputs = output_paths(&a)?;
     let opts = ValidateOptions {
         runs: a.runs.max(1),
         time_limit: Duration::from_secs_f64(a.time_limit),
         profile_units: !a.no_profile,
     };
-    // Analyze, predict, compile and profile every program on every system, then time them
-    // all in rounds, so the systems' real times come from the same stretch of time.
     let bar = crate::commands::progress_bar();
     bar.set_length((machines.len() * programs.len() * (1 + opts.runs)) as u64);
-    let mut prepared = Vec::new();
-    let mut owner = Vec::new();
-    for (k, machine) in machines.iter().enumerate() {
-        for p in &programs {
-            bar.set_message(format!(
-                "analyzing {} for {}",
-                p.display(),
-                machine.compiler.tag()
-            ));
-            prepared.push(prepare_program(p, machine, &opts)?);
-            owner.push(k);
-            bar.inc(1);
-        }
-    }
-    // The host's speed against each characterization, probed before every round (None: the
-    // probe could not run).
-    let mut speeds: Vec<Option<Vec<f64>>> = vec![Some(Vec::new()); machines.len()];
     let compilers = machines
         .iter()
         .map(|m| harness::Compiler::find(Some(&m.compiler.path), &m.compiler.flags))
         .collect::<Result<Vec<_>, _>>()?;
+    // A probe that cannot run costs the validation nothing but its host figure.
+    let mut probing = vec![!a.no_host_probe; machines.len()];
     let never = std::sync::atomic::AtomicBool::new(false);
-    let times = time_in_rounds(
-        &prepared,
-        opts.runs,
-        opts.time_limit,
-        |name| {
-            bar.set_message(format!("timing {name}"));
-            bar.inc(1);
-        },
-        |round| {
-            if a.no_host_probe {
-                return Ok(());
+    let results = predictor::validate::validate_systems(
+        &machines,
+        &programs,
+        &opts,
+        |p| match p {
+            Progress::Preparing { program, system } => {
+                bar.set_message(format!("analyzing {program} for {system}"));
+                bar.inc(1);
             }
-            for ((machine, compiler), speed) in machines.iter().zip(&compilers).zip(&mut speeds) {
-                let Some(so_far) = speed else { continue };
-                bar.set_message(format!(
-                    "round {}: probing the host's speed with {}'s tests",
-                    round + 1,
-                    machine.compiler.tag()
-                ));
-                let tmax = (machine.settings.tmax_s / 2.0).max(0.005);
-                // A probe that cannot run costs the validation nothing but its host figure.
-                match characterizer::host_speed(compiler, machine, tmax, &a.cache_dir, &never) {
-                    Ok(s) => so_far.push(s.ratio),
-                    Err(e) => {
-                        bar.suspend(|| {
-                            eprintln!(
-                                "warning: the host probe with {}'s tests failed ({e}); validating without it",
-                                machine.compiler.tag()
-                            )
-                        });
-                        *speed = None;
-                    }
+            Progress::Failed(f) => {
+                bar.suspend(|| eprintln!("error: {}: {}", f.program, f.error));
+                bar.inc(opts.runs as u64);
+            }
+            Progress::Ran(name) => {
+                bar.set_message(format!("timing {name}"));
+                bar.inc(1);
+            }
+        },
+        |round, k| {
+            if !probing[k] {
+                return None;
+            }
+            let machine = &machines[k];
+            bar.set_message(format!(
+                "round {}: probing the host's speed with {}'s tests",
+                round + 1,
+                machine.compiler.tag()
+            ));
+            let tmax = (machine.settings.tmax_s / 2.0).max(0.005);
+            match characterizer::host_speed(&compilers[k], machine, tmax, &a.cache_dir, &never) {
+                Ok(s) => Some(s.ratio),
+                Err(e) => {
+                    bar.suspend(|| {
+                        eprintln!(
+                            "warning: the host probe with {}'s tests failed ({e}); validating without it",
+                            machine.compiler.tag()
+                        )
+                    });
+                    probing[k] = false;
+                    None
                 }
             }
-            Ok::<(), ValidateError>(())
         },
     )?;
     bar.finish_and_clear();
-    let mut rows: Vec<Vec<ProgramValidation>> = vec![Vec::new(); machines.len()];
-    for ((p, (cpu, wall)), k) in prepared.into_iter().zip(times).zip(owner) {
-        rows[k].push(finish_program(p, &cpu, &wall, RealTime::of(&machines[k])));
-    }
-    // Probed speeds per system, where there are any.
-    let speeds: Vec<&[f64]> = speeds
-        .iter()
-        .map(|s| s.as_deref().unwrap_or_default())
-        .collect();
-    for (rows, s) in rows.iter_mut().zip(&speeds) {
-        if !s.is_empty() {
-            apply_host_speed(rows, model::estimate::median(s));
-        }
-    }
     let mut documents = Vec::new();
-    for (k, ((path, machine), rows)) in a.machine.iter().zip(&machines).zip(&rows).enumerate() {
+    let mut failures = 0;
+    for (k, ((path, machine), result)) in a.machine.iter().zip(&machines).zip(&results).enumerate()
+    {
         if machines.len() > 1 {
             println!("\n== {} ==", path.display());
         }
-        documents.push(report(&a, path, machine, rows)?);
-        if !speeds[k].is_empty() {
-            print_host_speed(speeds[k], rows);
+        documents.push(report(path, machine, result, &outputs[k])?);
+        if !result.host_speeds.is_empty() {
+            print_host_speed(&result.host_speeds, &result.rows);
         }
+        failures += result.failed.len();
     }
     if let Some(j) = &a.json {
         // One system: its document; several: an array of them, in --machine order.
@@ -212,39 +285,38 @@ pub fn run(a: Args) -> Result<()> {
         };
         crate::commands::write_output(j, &serde_json::to_vec_pretty(&doc)?)?;
     }
+    if failures > 0 {
+        bail!("{failures} program run(s) failed (see the table above); the others were validated and written");
+    }
     Ok(())
 }
 
 /// Print one system's tables, write its CSV and chart, and return its JSON document.
 fn report(
-    a: &Args,
     path: &std::path::Path,
     machine: &model::characterization::Characterization,
-    rows: &[ProgramValidation],
+    result: &SystemValidation,
+    (csv_path, plot): &(String, PathBuf),
 ) -> Result<serde_json::Value> {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "machine".into());
+    let rows = &result.rows;
     print_table(rows);
-    let csv_path = a
-        .csv
-        .clone()
-        .unwrap_or_else(|| format!("results/validation-{stem}.csv"));
-    crate::commands::write_output(&csv_path, validation_csv(rows)?.as_bytes())?;
-    let plot = a
-        .plot
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("results/validation-{stem}.svg")));
+    print_failed(&result.failed);
+    let sets = summarize_sets(rows, &result.failed);
+    if sets.len() > 1 || sets.iter().any(|s| s.set != "programs") {
+        print_sets(&sets);
+    }
+    crate::commands::write_output(csv_path, validation_csv(rows)?.as_bytes())?;
     let points: Vec<(String, f64, f64)> = rows
         .iter()
         .map(|r| (r.program.clone(), r.predicted_s, r.real_s))
         .collect();
-    predictor::plot::predicted_vs_real(
-        &points,
-        &format!("{} {}", machine.compiler.tag(), machine.machine.cpu_model),
-        &plot,
-    )?;
+    if !points.is_empty() {
+        predictor::plot::predicted_vs_real(
+            &points,
+            &format!("{} {}", machine.compiler.tag(), machine.machine.cpu_model),
+            plot,
+        )?;
+    }
     if csv_path != "-" {
         eprintln!("wrote {csv_path} and {}", plot.display());
     }
@@ -252,8 +324,37 @@ fn report(
         "machine": path,
         "summary": summarize(rows),
         "host_adjusted_summary": summarize_host_adjusted(rows),
+        "sets": sets,
+        "failed": result.failed,
         "programs": rows,
     }))
+}
+
+/// The programs that could not be validated, and why.
+fn print_failed(failed: &[FailedProgram]) {
+    if failed.is_empty() {
+        return;
+    }
+    println!("\nFailed ({}), not in the figures above:", failed.len());
+    for f in failed {
+        let first = f.error.lines().next().unwrap_or_default();
+        println!("  {:<16} FAILED  {first}", f.program);
+    }
+}
+
+/// Seed table 7.2 per corpus set, with each set's failures.
+fn print_sets(sets: &[SetSummary]) {
+    use prettytable::{format, row, Table};
+    let mut t = Table::new();
+    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
+    t.set_titles(row!["Set", r->"n", r->"Failed", r->"Within 5 %", r->"10 %", r->"15 %", r->"20 %", r->"Mean |error| %", r->"RMS %"]);
+    for s in sets {
+        let m = &s.summary;
+        t.add_row(row![s.set, r->m.programs, r->s.failed, r->m.within_5, r->m.within_10, r->m.within_15, r->m.within_20,
+            r->format!("{:.1}", m.mean_abs_error_percent), r->format!("{:.1}", m.rms_error_percent)]);
+    }
+    println!("\nBy corpus set:");
+    t.printstd();
 }
 
 fn print_table(rows: &[ProgramValidation]) {
@@ -407,7 +508,7 @@ fn read_against(path: &std::path::Path) -> Result<Vec<(String, f64)>> {
 fn rescore(
     a: &Args,
     machine: &model::characterization::Characterization,
-    programs: &[PathBuf],
+    programs: &[ProgramSpec],
 ) -> Result<()> {
     use prettytable::{format, row, Table};
     let mut files = Vec::new();
@@ -435,13 +536,17 @@ fn rescore(
     let bar = crate::commands::progress_bar();
     bar.set_length(programs.len() as u64);
     let mut predicted = Vec::new();
+    let mut failed = 0;
     for p in programs {
-        bar.set_message(format!("analyzing {}", p.display()));
-        predicted.push(predictor::validate::predict_source(
-            p,
-            machine,
-            Duration::from_secs_f64(a.time_limit),
-        )?);
+        bar.set_message(format!("analyzing {}", p.name));
+        match predictor::validate::predict_source(p, machine, Duration::from_secs_f64(a.time_limit))
+        {
+            Ok(x) => predicted.push(x),
+            Err(e) => {
+                failed += 1;
+                bar.suspend(|| eprintln!("error: {}: {e}", p.name));
+            }
+        }
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -499,6 +604,9 @@ fn rescore(
     println!("\nAll predictions: {}", summary_line(&r.overall));
     if let Some(j) = &a.json {
         crate::commands::write_output(j, &serde_json::to_vec_pretty(&r)?)?;
+    }
+    if failed > 0 {
+        bail!("{failed} program(s) could not be analyzed (see above); the others were scored");
     }
     Ok(())
 }
