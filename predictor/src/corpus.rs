@@ -132,11 +132,10 @@ pub fn load_manifest(path: &Path) -> Result<Vec<ProgramSpec>, ManifestError> {
             }
             let resolve = |p: &Path| -> Result<PathBuf, ManifestError> {
                 let full = base.join(p);
-                if full.is_file() {
-                    Ok(full)
-                } else {
-                    Err(bad(format!("{} does not exist", full.display())))
-                }
+                std::fs::canonicalize(&full)
+                    .ok()
+                    .filter(|f| f.is_file())
+                    .ok_or_else(|| bad(format!("{} does not exist", full.display())))
             };
             Ok(ProgramSpec {
                 sources: e

@@ -679,6 +679,64 @@ pub fn summarize_sets(rows: &[ProgramValidation], failed: &[FailedProgram]) -> V
         .collect()
 }
 
+/// Per-set figures over several validations of the same corpus: each field the median over
+/// the validations (the host's noise moves single runs; a benchmark reports the middle).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CombinedSets {
+    pub validations: usize,
+    pub sets: Vec<SetSummary>,
+}
+
+/// The per-set summaries of one system's validation JSON (as `opcost validate --json` writes it).
+pub fn read_validation_sets(text: &str) -> Result<Vec<SetSummary>, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Document {
+        sets: Vec<SetSummary>,
+    }
+    serde_json::from_str::<Document>(text).map(|d| d.sets)
+}
+
+/// Combine the per-set summaries of several validations (each a list of [`SetSummary`]) into
+/// their medians, set by set.
+pub fn combine_sets(validations: &[Vec<SetSummary>]) -> CombinedSets {
+    let mut names: Vec<&String> = validations.iter().flatten().map(|s| &s.set).collect();
+    let order = |s: &String| crate::corpus::SETS.iter().position(|x| x == s);
+    names.sort_by_key(|s| (order(s).unwrap_or(usize::MAX), (*s).clone()));
+    names.dedup();
+    let sets = names
+        .into_iter()
+        .map(|name| {
+            let of: Vec<&SetSummary> = validations
+                .iter()
+                .flatten()
+                .filter(|s| &s.set == name)
+                .collect();
+            let med = |f: &dyn Fn(&SetSummary) -> f64| {
+                median(&of.iter().map(|s| f(s)).collect::<Vec<_>>())
+            };
+            let count = |f: &dyn Fn(&SetSummary) -> usize| med(&|s| f(s) as f64).round() as usize;
+            SetSummary {
+                set: name.clone(),
+                failed: count(&|s| s.failed),
+                summary: ValidationSummary {
+                    programs: count(&|s| s.summary.programs),
+                    within_5: count(&|s| s.summary.within_5),
+                    within_10: count(&|s| s.summary.within_10),
+                    within_15: count(&|s| s.summary.within_15),
+                    within_20: count(&|s| s.summary.within_20),
+                    mean_error_percent: med(&|s| s.summary.mean_error_percent),
+                    mean_abs_error_percent: med(&|s| s.summary.mean_abs_error_percent),
+                    rms_error_percent: med(&|s| s.summary.rms_error_percent),
+                },
+            }
+        })
+        .collect();
+    CombinedSets {
+        validations: validations.len(),
+        sets,
+    }
+}
+
 /// What a batch validation is doing, for a progress display.
 pub enum Progress<'a> {
     /// Analyzing, predicting and compiling a program for a system.
@@ -951,9 +1009,82 @@ pub fn rescore(predicted: &[(String, f64)], sets: &[(String, Vec<(String, f64)>)
     }
 }
 
+/// Seed table 7.2 per corpus set from a rescore: each program's mean error over the sets of
+/// real times; `failed` names the programs that could not be analyzed.
+pub fn rescore_by_set(r: &Rescore, programs: &[ProgramSpec], failed: &[String]) -> Vec<SetSummary> {
+    let set_of = |name: &str| {
+        programs
+            .iter()
+            .find(|p| p.name == name)
+            .and_then(|p| p.set.clone())
+            .unwrap_or_else(|| "programs".into())
+    };
+    let mut names: Vec<String> = programs
+        .iter()
+        .map(|p| p.set.clone().unwrap_or_else(|| "programs".into()))
+        .collect();
+    names.sort_by_key(|s| {
+        (
+            crate::corpus::SETS
+                .iter()
+                .position(|x| x == s)
+                .unwrap_or(usize::MAX),
+            s.clone(),
+        )
+    });
+    names.dedup();
+    names
+        .into_iter()
+        .map(|set| {
+            let errors: Vec<f64> = r
+                .programs
+                .iter()
+                .filter(|p| p.sets > 0 && set_of(&p.program) == set)
+                .map(|p| p.mean_error_percent)
+                .collect();
+            SetSummary {
+                failed: failed.iter().filter(|f| set_of(f) == set).count(),
+                summary: summarize_errors(&errors),
+                set,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn combined_sets_take_the_median_of_each_figure() {
+        let set = |name: &str, failed, w10, mae| SetSummary {
+            set: name.into(),
+            failed,
+            summary: ValidationSummary {
+                programs: 20,
+                within_5: 1,
+                within_10: w10,
+                within_15: 15,
+                within_20: 18,
+                mean_error_percent: 0.0,
+                mean_abs_error_percent: mae,
+                rms_error_percent: mae,
+            },
+        };
+        let c = combine_sets(&[
+            vec![set("check", 0, 10, 9.0), set("tune", 1, 5, 3.0)],
+            vec![set("check", 2, 14, 12.0)],
+            vec![set("check", 1, 12, 30.0)],
+        ]);
+        assert_eq!(c.validations, 3);
+        assert_eq!(c.sets[0].set, "tune");
+        let check = &c.sets[1];
+        assert_eq!((check.failed, check.summary.within_10), (1, 12));
+        assert_eq!(check.summary.mean_abs_error_percent, 12.0);
+        let text = serde_json::to_string(&serde_json::json!({ "sets": c.sets })).unwrap();
+        assert_eq!(read_validation_sets(&text).unwrap(), c.sets);
+        assert!(read_validation_sets("{}").is_err());
+    }
 
     fn row(err: f64) -> ProgramValidation {
         ProgramValidation {

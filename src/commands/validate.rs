@@ -48,7 +48,7 @@ against many sets of real runs in a minute, the spread showing the host's share.
 pub struct Args {
     /// Characterization of the machine; repeat it to validate several systems, whose runs are
     /// then made in the same rounds (for `opcost compare`)
-    #[arg(long, value_name = "RESULT.json", required = true)]
+    #[arg(long, value_name = "RESULT.json", required_unless_present = "combine")]
     machine: Vec<PathBuf>,
     /// Programs to validate (one source file each) [default: fortran-samples/*.f]
     #[arg(value_name = "PROGRAM.f")]
@@ -97,6 +97,10 @@ pub struct Args {
     /// CSV (repeat it for several; a folder stands for the CSVs in it)
     #[arg(long, value_name = "VALIDATION.csv", conflicts_with_all = ["csv", "plot", "no_profile", "no_host_probe"])]
     against: Vec<PathBuf>,
+    /// Run nothing: the per-set figures of several earlier validations' JSON files (each a
+    /// corpus validation of one system), each figure the median over them
+    #[arg(long, value_name = "VALIDATION.json", num_args = 1.., conflicts_with_all = ["machine", "against", "manifest"])]
+    combine: Vec<PathBuf>,
 }
 
 /// The sample programs: `fortran-samples/` here, else the one beside the sources opcost was
@@ -188,6 +192,9 @@ fn output_paths(a: &Args) -> Result<Vec<(String, PathBuf)>> {
 }
 
 pub fn run(a: Args) -> Result<()> {
+    if !a.combine.is_empty() {
+        return combine(&a);
+    }
     let programs = programs(&a)?;
     if a.machine.len() > 1 && (a.csv.is_some() || a.plot.is_some()) {
         bail!("with several --machine files, each gets its default results/validation-<machine>.csv and .svg; drop --csv and --plot or validate one machine at a time");
@@ -303,6 +310,7 @@ fn report(
     print_failed(&result.failed);
     let sets = summarize_sets(rows, &result.failed);
     if sets.len() > 1 || sets.iter().any(|s| s.set != "programs") {
+        println!("\nBy corpus set:");
         print_sets(&sets);
     }
     crate::commands::write_output(csv_path, validation_csv(rows)?.as_bytes())?;
@@ -330,6 +338,33 @@ fn report(
     }))
 }
 
+/// `--combine`: the median per-set figures of several validations.
+fn combine(a: &Args) -> Result<()> {
+    let mut all = Vec::new();
+    for p in &a.combine {
+        let text = std::fs::read_to_string(p)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
+        all.push(
+            predictor::validate::read_validation_sets(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "{} is not the JSON of one system's `opcost validate` ({e})",
+                    p.display()
+                )
+            })?,
+        );
+    }
+    let c = predictor::validate::combine_sets(&all);
+    println!(
+        "Accuracy by corpus set, the median over {} validation(s):",
+        c.validations
+    );
+    print_sets(&c.sets);
+    if let Some(j) = &a.json {
+        crate::commands::write_output(j, &serde_json::to_vec_pretty(&c)?)?;
+    }
+    Ok(())
+}
+
 /// The programs that could not be validated, and why.
 fn print_failed(failed: &[FailedProgram]) {
     if failed.is_empty() {
@@ -353,7 +388,6 @@ fn print_sets(sets: &[SetSummary]) {
         t.add_row(row![s.set, r->m.programs, r->s.failed, r->m.within_5, r->m.within_10, r->m.within_15, r->m.within_20,
             r->format!("{:.1}", m.mean_abs_error_percent), r->format!("{:.1}", m.rms_error_percent)]);
     }
-    println!("\nBy corpus set:");
     t.printstd();
 }
 
@@ -536,14 +570,14 @@ fn rescore(
     let bar = crate::commands::progress_bar();
     bar.set_length(programs.len() as u64);
     let mut predicted = Vec::new();
-    let mut failed = 0;
+    let mut failed = Vec::new();
     for p in programs {
         bar.set_message(format!("analyzing {}", p.name));
         match predictor::validate::predict_source(p, machine, Duration::from_secs_f64(a.time_limit))
         {
             Ok(x) => predicted.push(x),
             Err(e) => {
-                failed += 1;
+                failed.push(p.name.clone());
                 bar.suspend(|| eprintln!("error: {}: {e}", p.name));
             }
         }
@@ -602,11 +636,19 @@ fn rescore(
     println!();
     u.printstd();
     println!("\nAll predictions: {}", summary_line(&r.overall));
+    let sets = predictor::validate::rescore_by_set(&r, programs, &failed);
+    if sets.iter().any(|s| s.set != "programs") {
+        println!("\nBy corpus set (each program's mean error over the real times):");
+        print_sets(&sets);
+    }
     if let Some(j) = &a.json {
         crate::commands::write_output(j, &serde_json::to_vec_pretty(&r)?)?;
     }
-    if failed > 0 {
-        bail!("{failed} program(s) could not be analyzed (see above); the others were scored");
+    if !failed.is_empty() {
+        bail!(
+            "{} program(s) could not be analyzed (see above); the others were scored",
+            failed.len()
+        );
     }
     Ok(())
 }

@@ -1,0 +1,128 @@
+C     BIGTRANS: TRAVERSALS AND OUT-OF-PLACE TRANSPOSE OF A LARGE MATRIX.
+C     A IS A 2048 BY 2048 DOUBLE PRECISION MATRIX (32 MIB) AND B ITS
+C     TRANSPOSE (ANOTHER 32 MIB), BOTH IN COMMON, SO EVERY PASS RUNS
+C     FROM MAIN MEMORY. EACH REPETITION:
+C       1. SUMS A IN COLUMN ORDER (UNIT STRIDE) AND IN ROW ORDER
+C          (STRIDE N = 16 KIB BETWEEN CONSECUTIVE ACCESSES);
+C       2. TRANSPOSES A INTO B (READ UNIT STRIDE, WRITE STRIDE N);
+C       3. CHECKS B AGAINST A (READ B UNIT STRIDE, A STRIDE N);
+C       4. SUMS EVERY K-TH ELEMENT OF A SEEN AS A VECTOR OF N*N
+C          ELEMENTS (SEQUENCE ASSOCIATION), K = 2, 4, ..., 64.
+C
+C     A(I,J) = I + 4096*J: EVERY ELEMENT AND PARTIAL SUM IS AN INTEGER
+C     BELOW 2**53, SO ALL SUMS ARE EXACT WHATEVER THE ORDER.
+C     SELF-CHECK: THE COLUMN AND ROW SUMS EQUAL THE CLOSED FORM
+C     N*N*(N+1)/2*(1+4096); THE STRIDED SUMS EQUAL
+C     N*SUM(1+M*K, M=0..N/K-1) + (N/K)*4096*N*(N+1)/2; B(I,J) = A(J,I)
+C     FOR ALL I, J. EVERY REPETITION REDOES THE SAME PASSES.
+C
+C     OUTPUT:
+C       CHECKSUM BIGTRANS COLSUM <COLUMN-ORDER SUM>
+C       CHECKSUM BIGTRANS ROWSUM <ROW-ORDER SUM>
+C       CHECKSUM BIGTRANS TRSUM <SUM OF B ALONG ITS DIAGONAL BANDS>
+C       CHECKSUM BIGTRANS STRSUM <SUM OF THE STRIDED SUMS>
+C       SELFCHECK BIGTRANS PASS|FAIL
+C
+      PROGRAM BIGTRS
+      INTEGER NREP, N, NSTR
+      PARAMETER (NREP = 10, N = 2048, NSTR = 6)
+      DOUBLE PRECISION A(N,N), B(N,N)
+      COMMON /BIG/ A, B
+      DOUBLE PRECISION SC, SR, ST, SS, SEXP, SKEXP, SK, DN, TRI
+      INTEGER IREP, I, J, K, KS, M, NBAD
+      LOGICAL OK
+      EXTERNAL STRSUM
+C
+      DO 20 J = 1, N
+         DO 10 I = 1, N
+            A(I,J) = DBLE(I) + 4096.0D0 * DBLE(J)
+   10    CONTINUE
+   20 CONTINUE
+      DN = DBLE(N)
+      TRI = DN * (DN + 1.0D0) / 2.0D0
+      SEXP = DN * TRI * 4097.0D0
+      NBAD = 0
+C
+      DO 200 IREP = 1, NREP
+C        ---- 1. COLUMN ORDER AND ROW ORDER SUMS
+         SC = 0.0D0
+         DO 40 J = 1, N
+            DO 30 I = 1, N
+               SC = SC + A(I,J)
+   30       CONTINUE
+   40    CONTINUE
+         SR = 0.0D0
+         DO 60 I = 1, N
+            DO 50 J = 1, N
+               SR = SR + A(I,J)
+   50       CONTINUE
+   60    CONTINUE
+         IF (SC .NE. SEXP .OR. SR .NE. SEXP) NBAD = NBAD + 1
+C        ---- 2. OUT-OF-PLACE TRANSPOSE
+         DO 80 J = 1, N
+            DO 70 I = 1, N
+               B(J,I) = A(I,J)
+   70       CONTINUE
+   80    CONTINUE
+C        ---- 3. CHECK THE TRANSPOSE; SUM B BY DIAGONAL BANDS
+         DO 100 J = 1, N
+            DO 90 I = 1, N
+               IF (B(I,J) .NE. A(J,I)) NBAD = NBAD + 1
+   90       CONTINUE
+  100    CONTINUE
+         ST = 0.0D0
+         DO 120 K = 0, N - 1
+            DO 110 I = 1, N - K
+               ST = ST + B(I,I + K)
+  110       CONTINUE
+  120    CONTINUE
+C        ---- 4. STRIDED SUMS OVER A AS ONE LONG VECTOR
+         SS = 0.0D0
+         KS = 1
+         DO 140 K = 1, NSTR
+            KS = 2 * KS
+            CALL STRSUM(A, N * N, KS, SK)
+            SKEXP = 0.0D0
+            DO 130 M = 0, N / KS - 1
+               SKEXP = SKEXP + DBLE(1 + M * KS)
+  130       CONTINUE
+            SKEXP = DN * SKEXP + DBLE(N / KS) * 4096.0D0 * TRI
+            IF (SK .NE. SKEXP) NBAD = NBAD + 1
+            SS = SS + SK
+  140    CONTINUE
+  200 CONTINUE
+C     THE UPPER TRIANGLE OF B (WITH THE DIAGONAL), IN CLOSED FORM:
+C     B(I,J) = J + 4096*I, SUMMED OVER I .LE. J.
+      SEXP = 0.0D0
+      DO 210 J = 1, N
+         SEXP = SEXP + DBLE(J) * DBLE(J)
+     &        + 4096.0D0 * DBLE(J) * DBLE(J + 1) / 2.0D0
+  210 CONTINUE
+      IF (ST .NE. SEXP) NBAD = NBAD + 1
+C
+      OK = NBAD .EQ. 0
+      WRITE (*, 900) 'COLSUM', SC
+      WRITE (*, 900) 'ROWSUM', SR
+      WRITE (*, 900) 'TRSUM', ST
+      WRITE (*, 900) 'STRSUM', SS
+      IF (OK) THEN
+         WRITE (*, 910) 'PASS'
+      ELSE
+         WRITE (*, 920) NBAD
+         WRITE (*, 910) 'FAIL'
+      END IF
+  900 FORMAT (' CHECKSUM BIGTRANS ', A, 1X, 1PE22.14)
+  910 FORMAT (' SELFCHECK BIGTRANS ', A)
+  920 FORMAT (' ERRORS ', I10)
+      END
+C
+C     ---------------------------------------------------------------
+C     S = V(1) + V(1+K) + V(1+2K) + ...  (V OF LENGTH NV).
+      SUBROUTINE STRSUM(V, NV, K, S)
+      INTEGER NV, K, I
+      DOUBLE PRECISION V(NV), S
+      S = 0.0D0
+      DO 10 I = 1, NV, K
+         S = S + V(I)
+   10 CONTINUE
+      END

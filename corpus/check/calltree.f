@@ -1,0 +1,297 @@
+C     CALLTREE: DEEP CALL TREES OF SMALL ROUTINES.
+C     THREE COMPUTATIONS ARE DONE ENTIRELY THROUGH TINY SUBROUTINES
+C     AND FUNCTIONS THAT CALL EACH OTHER FOUR TO SIX LEVELS DEEP:
+C       - A LEGENDRE SERIES  SUM C(N) P(N,X), N = 0..NDEG, WITH THE
+C         POLYNOMIALS FROM THE THREE-TERM (BONNET) RECURRENCE
+C         (N+1) P(N+1) = (2N+1) X P(N) - N P(N-1);
+C       - THE DETERMINANT OF A 3 BY 3 MATRIX AS THE TRIPLE PRODUCT
+C         A1 . (A2 X A3) OF ITS COLUMNS, AND THE SOLUTION OF A 3 BY 3
+C         SYSTEM BY CRAMER'S RULE;
+C       - THE FROBENIUS NORM OF THE MATRIX AND THE RESIDUAL A*Y - B.
+C     THE LEAVES ARE PROD (A*B), FMS (A*B - C*D) AND ACCUM (S + A*B).
+C     ARRAYS ARE PASSED WHOLE, AS COLUMNS (ARRAY ELEMENT ARGUMENTS)
+C     AND AS 1-D VIEWS OF A 2-D ARRAY (SEQUENCE ASSOCIATION).
+C
+C     SELF-CHECK: THE MAIN PROGRAM RECOMPUTES THE SERIES, THE
+C     DETERMINANT (EXPLICIT COFACTOR FORMULA) AND THE NORM DIRECTLY,
+C     INLINE, AND COMPARES; THE CRAMER SOLUTION MUST HAVE A SMALL
+C     RESIDUAL. EVERY REPETITION REDOES THE SAME WORK, SO THE
+C     CHECKSUMS DO NOT DEPEND ON NREP.
+C
+C     OUTPUT:
+C       CHECKSUM CALLTREE LEGSUM <SUM OF THE SERIES OVER THE POINTS>
+C       CHECKSUM CALLTREE DETSUM <SUM OF THE DETERMINANTS>
+C       CHECKSUM CALLTREE NRMSUM <SUM OF THE FROBENIUS NORMS>
+C       CHECKSUM CALLTREE SOLSUM <SUM OF THE CRAMER SOLUTIONS>
+C       SELFCHECK CALLTREE PASS|FAIL
+C
+      PROGRAM CALLTR
+      INTEGER NREP, NPT, NDEG
+      PARAMETER (NREP = 550, NPT = 2001, NDEG = 12)
+      DOUBLE PRECISION C(0:NDEG), A(3,3), B(3), Y(3), R(3)
+      DOUBLE PRECISION X, S, P0, P1, P2, D, DD, FN, FD, RMAX
+      DOUBLE PRECISION SUML, SUMD, SUMN, SUMY
+      DOUBLE PRECISION ERRL, ERRD, ERRN, ERRR
+      DOUBLE PRECISION LEGSER, DET3, FNORM3
+      INTEGER IREP, IP, I, J, K
+      LOGICAL OK
+      EXTERNAL LEGSER, DET3, FNORM3, CRAMER, MATVC3
+C
+      DO 10 K = 0, NDEG
+         C(K) = 1.0D0 / DBLE(K + 1)
+   10 CONTINUE
+      SUML = 0.0D0
+      SUMD = 0.0D0
+      SUMN = 0.0D0
+      SUMY = 0.0D0
+      ERRL = 0.0D0
+      ERRD = 0.0D0
+      ERRN = 0.0D0
+      ERRR = 0.0D0
+      DO 100 IREP = 1, NREP
+         SUML = 0.0D0
+         SUMD = 0.0D0
+         SUMN = 0.0D0
+         SUMY = 0.0D0
+         DO 90 IP = 1, NPT
+            X = -1.0D0 + 2.0D0 * DBLE(IP - 1) / DBLE(NPT - 1)
+C           ---- LEGENDRE SERIES THROUGH THE CALL TREE
+            S = LEGSER(X, C, NDEG)
+            SUML = SUML + S
+C           ---- THE SAME SERIES, DIRECTLY
+            P0 = 1.0D0
+            P1 = X
+            D = C(0) + C(1) * X
+            DO 20 K = 1, NDEG - 1
+               P2 = (DBLE(2 * K + 1) * X * P1 - DBLE(K) * P0)
+     &              / DBLE(K + 1)
+               P0 = P1
+               P1 = P2
+               D = D + C(K + 1) * P1
+   20       CONTINUE
+            ERRL = MAX(ERRL, ABS(S - D))
+C           ---- A DIAGONALLY DOMINANT 3 BY 3 MATRIX AND A RIGHT SIDE
+            DO 40 J = 1, 3
+               DO 30 I = 1, 3
+                  A(I,J) = 1.0D0 / (DBLE(I + J - 1) + X * X)
+                  IF (I .EQ. J) A(I,J) = A(I,J) + 2.0D0
+   30          CONTINUE
+               B(J) = DBLE(J) * X + 1.0D0
+   40       CONTINUE
+            DD = DET3(A)
+            SUMD = SUMD + DD
+            D = A(1,1) * (A(2,2) * A(3,3) - A(3,2) * A(2,3))
+     &        - A(1,2) * (A(2,1) * A(3,3) - A(3,1) * A(2,3))
+     &        + A(1,3) * (A(2,1) * A(3,2) - A(3,1) * A(2,2))
+            ERRD = MAX(ERRD, ABS(DD - D) / ABS(D))
+            FN = FNORM3(A)
+            SUMN = SUMN + FN
+            FD = 0.0D0
+            DO 60 J = 1, 3
+               DO 50 I = 1, 3
+                  FD = FD + A(I,J) ** 2
+   50          CONTINUE
+   60       CONTINUE
+            FD = SQRT(FD)
+            ERRN = MAX(ERRN, ABS(FN - FD) / FD)
+            CALL CRAMER(A, B, Y)
+            CALL MATVC3(A, Y, R)
+            RMAX = 0.0D0
+            DO 70 I = 1, 3
+               RMAX = MAX(RMAX, ABS(R(I) - B(I)))
+               SUMY = SUMY + Y(I)
+   70       CONTINUE
+            ERRR = MAX(ERRR, RMAX)
+   90    CONTINUE
+  100 CONTINUE
+C
+      OK = ERRL .LE. 1.0D-12 .AND. ERRD .LE. 1.0D-12 .AND.
+     &     ERRN .LE. 1.0D-13 .AND. ERRR .LE. 1.0D-12
+      WRITE (*, 900) 'LEGSUM', SUML
+      WRITE (*, 900) 'DETSUM', SUMD
+      WRITE (*, 900) 'NRMSUM', SUMN
+      WRITE (*, 900) 'SOLSUM', SUMY
+      IF (OK) THEN
+         WRITE (*, 910) 'PASS'
+      ELSE
+         WRITE (*, 920) ERRL, ERRD, ERRN, ERRR
+         WRITE (*, 910) 'FAIL'
+      END IF
+  900 FORMAT (' CHECKSUM CALLTREE ', A, 1X, 1PE22.14)
+  910 FORMAT (' SELFCHECK CALLTREE ', A)
+  920 FORMAT (' ERRORS ', 4(1PE10.2))
+      END
+C
+C     ---------------------------------------------------------------
+C     LEVEL 1: LEGENDRE SERIES  SUM C(K) P(K,X), K = 0..N (N .GE. 1).
+      DOUBLE PRECISION FUNCTION LEGSER(X, C, N)
+      INTEGER N
+      DOUBLE PRECISION X, C(0:N)
+      DOUBLE PRECISION P0, P1, S, PROD, ACCUM
+      INTEGER K
+      EXTERNAL PROD, ACCUM, LSTEP
+      P0 = 1.0D0
+      P1 = X
+      S = ACCUM(PROD(C(0), P0), C(1), P1)
+      DO 10 K = 1, N - 1
+         CALL LSTEP(K, X, P0, P1)
+         S = ACCUM(S, C(K + 1), P1)
+   10 CONTINUE
+      LEGSER = S
+      END
+C
+C     LEVEL 2: ONE STEP OF THE RECURRENCE, (P0, P1) := (P1, P2).
+      SUBROUTINE LSTEP(K, X, P0, P1)
+      INTEGER K
+      DOUBLE PRECISION X, P0, P1, P2, PNEXT
+      EXTERNAL PNEXT
+      P2 = PNEXT(K, X, P0, P1)
+      P0 = P1
+      P1 = P2
+      END
+C
+C     LEVEL 3: P(K+1) FROM P(K-1) = P0 AND P(K) = P1.
+      DOUBLE PRECISION FUNCTION PNEXT(K, X, P0, P1)
+      INTEGER K
+      DOUBLE PRECISION X, P0, P1, FMS, PROD
+      EXTERNAL FMS, PROD
+      PNEXT = FMS(PROD(DBLE(2 * K + 1), X), P1, DBLE(K), P0)
+     &        / DBLE(K + 1)
+      END
+C
+C     LEVEL 4 (AND LOWER): A*B - C*D.
+      DOUBLE PRECISION FUNCTION FMS(A, B, C, D)
+      DOUBLE PRECISION A, B, C, D, PROD
+      EXTERNAL PROD
+      FMS = PROD(A, B) - PROD(C, D)
+      END
+C
+C     LEAF: A*B.
+      DOUBLE PRECISION FUNCTION PROD(A, B)
+      DOUBLE PRECISION A, B
+      PROD = A * B
+      END
+C
+C     LEAF-1: S + A*B.
+      DOUBLE PRECISION FUNCTION ACCUM(S, A, B)
+      DOUBLE PRECISION S, A, B, PROD
+      EXTERNAL PROD
+      ACCUM = S + PROD(A, B)
+      END
+C
+C     ---------------------------------------------------------------
+C     CROSS PRODUCT W = U X V.
+      SUBROUTINE CROSS(U, V, W)
+      DOUBLE PRECISION U(3), V(3), W(3), FMS
+      EXTERNAL FMS
+      W(1) = FMS(U(2), V(3), U(3), V(2))
+      W(2) = FMS(U(3), V(1), U(1), V(3))
+      W(3) = FMS(U(1), V(2), U(2), V(1))
+      END
+C
+C     DOT PRODUCT OF TWO 3-VECTORS.
+      DOUBLE PRECISION FUNCTION DOT3(U, V)
+      DOUBLE PRECISION U(3), V(3), ACCUM, PROD
+      EXTERNAL ACCUM, PROD
+      DOT3 = ACCUM(ACCUM(PROD(U(1), V(1)), U(2), V(2)), U(3), V(3))
+      END
+C
+C     TRIPLE PRODUCT U . (V X W).
+      DOUBLE PRECISION FUNCTION TRIPLE(U, V, W)
+      DOUBLE PRECISION U(3), V(3), W(3), T(3), DOT3
+      EXTERNAL CROSS, DOT3
+      CALL CROSS(V, W, T)
+      TRIPLE = DOT3(U, T)
+      END
+C
+C     DETERMINANT OF A 3 BY 3 MATRIX: TRIPLE PRODUCT OF ITS COLUMNS,
+C     EACH COLUMN PASSED AS AN ARRAY ELEMENT ARGUMENT.
+      DOUBLE PRECISION FUNCTION DET3(A)
+      DOUBLE PRECISION A(3,3), TRIPLE
+      EXTERNAL TRIPLE
+      DET3 = TRIPLE(A(1,1), A(1,2), A(1,3))
+      END
+C
+C     COPY A 3-VECTOR.
+      SUBROUTINE COPY3(U, V)
+      DOUBLE PRECISION U(3), V(3)
+      INTEGER I
+      DO 10 I = 1, 3
+         V(I) = U(I)
+   10 CONTINUE
+      END
+C
+C     T := A WITH COLUMN K REPLACED BY B.
+      SUBROUTINE COLSET(A, B, K, T)
+      INTEGER K, J
+      DOUBLE PRECISION A(3,3), B(3), T(3,3)
+      EXTERNAL COPY3
+      DO 10 J = 1, 3
+         IF (J .EQ. K) THEN
+            CALL COPY3(B, T(1,J))
+         ELSE
+            CALL COPY3(A(1,J), T(1,J))
+         END IF
+   10 CONTINUE
+      END
+C
+C     CRAMER'S RULE FOR A Y = B.
+      SUBROUTINE CRAMER(A, B, Y)
+      DOUBLE PRECISION A(3,3), B(3), Y(3), T(3,3), D, DET3
+      INTEGER K
+      EXTERNAL DET3, COLSET
+      D = DET3(A)
+      DO 10 K = 1, 3
+         CALL COLSET(A, B, K, T)
+         Y(K) = DET3(T) / D
+   10 CONTINUE
+      END
+C
+C     ROW I OF A TIMES Y.
+      DOUBLE PRECISION FUNCTION ROWDOT(A, I, Y)
+      INTEGER I, J
+      DOUBLE PRECISION A(3,3), Y(3), S, ACCUM
+      EXTERNAL ACCUM
+      S = 0.0D0
+      DO 10 J = 1, 3
+         S = ACCUM(S, A(I,J), Y(J))
+   10 CONTINUE
+      ROWDOT = S
+      END
+C
+C     R = A Y.
+      SUBROUTINE MATVC3(A, Y, R)
+      DOUBLE PRECISION A(3,3), Y(3), R(3), ROWDOT
+      INTEGER I
+      EXTERNAL ROWDOT
+      DO 10 I = 1, 3
+         R(I) = ROWDOT(A, I, Y)
+   10 CONTINUE
+      END
+C
+C     SUM OF SQUARES OF A VECTOR OF N ELEMENTS.
+      DOUBLE PRECISION FUNCTION SUMSQ(V, N)
+      INTEGER N, I
+      DOUBLE PRECISION V(N), S, ACCUM
+      EXTERNAL ACCUM
+      S = 0.0D0
+      DO 10 I = 1, N
+         S = ACCUM(S, V(I), V(I))
+   10 CONTINUE
+      SUMSQ = S
+      END
+C
+C     EUCLIDEAN NORM OF A VECTOR OF N ELEMENTS.
+      DOUBLE PRECISION FUNCTION VNORM(V, N)
+      INTEGER N
+      DOUBLE PRECISION V(N), SUMSQ
+      EXTERNAL SUMSQ
+      VNORM = SQRT(SUMSQ(V, N))
+      END
+C
+C     FROBENIUS NORM OF A 3 BY 3 MATRIX, AS THE NORM OF ITS 9 ELEMENTS.
+      DOUBLE PRECISION FUNCTION FNORM3(A)
+      DOUBLE PRECISION A(3,3), VNORM
+      EXTERNAL VNORM
+      FNORM3 = VNORM(A, 9)
+      END

@@ -1,0 +1,227 @@
+C     GAUSSIAN ELIMINATION WITH PARTIAL PIVOTING (GOLUB AND VAN LOAN,
+C     ALGORITHM 3.4.1, IN ITS COLUMN-ORIENTED "KJI" FORM) FOR A DENSE
+C     DOUBLE PRECISION SYSTEM A X = B OF ORDER N. AT STEP K THE LARGEST
+C     |A(I,K)|, I .GE. K, IS SWAPPED INTO THE PIVOT ROW, THE MULTIPLIERS
+C     A(I,K) / A(K,K) OVERWRITE COLUMN K BELOW THE DIAGONAL, AND EACH
+C     LATER COLUMN J IS UPDATED BY A(I,J) = A(I,J) - A(I,K) * A(K,J)
+C     WITH I INNERMOST (UNIT STRIDE IN FORTRAN'S COLUMN-MAJOR ORDER).
+C     THE SOLVE APPLIES THE ROW INTERCHANGES TO B, THEN FORWARD AND
+C     BACK SUBSTITUTION, BOTH COLUMN BY COLUMN. EACH REPETITION MAKES A
+C     FRESH MATRIX WITH ENTRIES UNIFORM ON [-1, 1] (NO DIAGONAL
+C     DOMINANCE, SO PIVOTING IS NEEDED), A KNOWN SOLUTION XT AND
+C     B = A XT.
+C     RANDOM NUMBERS: MINIMAL STANDARD GENERATOR (16807, SCHRAGE).
+C
+C     SELF-CHECK, EVERY REPETITION: NO ZERO PIVOT; THE ERROR
+C     MAX |X - XT| / MAX |XT| IS BELOW 1E-9; THE NORMALISED RESIDUAL
+C     MAX |B - A X| / (N MAX|A| MAX|X| EPS), WITH A AND B KEPT FROM
+C     BEFORE THE ELIMINATION, IS BELOW 100.
+C
+C     OUTPUT: CHECKSUM GAUSS XSUM, PIVSUM (SUM OF PIVOT ROWS), LOGDET
+C     (LOG10 |DET A|) OF THE LAST REPETITION, ERRMAX, RESMAX,
+C     SELFCHECK.
+C
+      PROGRAM GAUSS
+      INTEGER N, LDA, NREP
+      PARAMETER (N = 200, LDA = N, NREP = 230)
+      DOUBLE PRECISION A(LDA, N), A0(LDA, N), B(N), B0(N), X(N), XT(N)
+      DOUBLE PRECISION EPS, ANORM, XNORM, ERR, RES, R, ERRMAX, RESMAX
+      DOUBLE PRECISION XSUM, DETLOG
+      INTEGER IPIV(N)
+      INTEGER I, J, IREP, ISEED, INFO, NBAD, IPSUM
+      INTEGER NEXTR
+      EXTERNAL NEXTR
+C
+      EPS = 2.0D0**(-52)
+      ISEED = 8675309
+      NBAD = 0
+      ERRMAX = 0.0D0
+      RESMAX = 0.0D0
+      DO 100 IREP = 1, NREP
+C
+C        MATRIX, KNOWN SOLUTION AND RIGHT-HAND SIDE (B BY COLUMNS).
+         ANORM = 0.0D0
+         DO 20 J = 1, N
+            DO 10 I = 1, N
+               A(I, J) = 2.0D0 * DBLE(NEXTR(ISEED)) / 2147483647.0D0
+     &                 - 1.0D0
+               A0(I, J) = A(I, J)
+               ANORM = DMAX1(ANORM, DABS(A(I, J)))
+   10       CONTINUE
+            XT(J) = 1.0D0 + DBLE(MOD(J + IREP, 7)) / 8.0D0
+   20    CONTINUE
+         DO 30 I = 1, N
+            B(I) = 0.0D0
+   30    CONTINUE
+         DO 50 J = 1, N
+            DO 40 I = 1, N
+               B(I) = B(I) + A(I, J) * XT(J)
+   40       CONTINUE
+   50    CONTINUE
+         DO 55 I = 1, N
+            B0(I) = B(I)
+   55    CONTINUE
+C
+         CALL DGEFAC(A, LDA, N, IPIV, INFO)
+         IF (INFO .NE. 0) THEN
+            NBAD = NBAD + 1
+            GO TO 100
+         END IF
+         CALL DGESOL(A, LDA, N, IPIV, B)
+         DO 60 I = 1, N
+            X(I) = B(I)
+   60    CONTINUE
+C
+C        ERROR AND RESIDUAL (R = B0 - A0 X, COLUMN BY COLUMN).
+         ERR = 0.0D0
+         XNORM = 0.0D0
+         DO 65 I = 1, N
+            ERR = DMAX1(ERR, DABS(X(I) - XT(I)))
+            XNORM = DMAX1(XNORM, DABS(XT(I)))
+            B(I) = B0(I)
+   65    CONTINUE
+         ERR = ERR / XNORM
+         DO 75 J = 1, N
+            DO 70 I = 1, N
+               B(I) = B(I) - A0(I, J) * X(J)
+   70       CONTINUE
+   75    CONTINUE
+         R = 0.0D0
+         DO 80 I = 1, N
+            R = DMAX1(R, DABS(B(I)))
+   80    CONTINUE
+         RES = R / (DBLE(N) * ANORM * XNORM * EPS)
+         ERRMAX = DMAX1(ERRMAX, ERR)
+         RESMAX = DMAX1(RESMAX, RES)
+         IF (.NOT. (ERR .LT. 1.0D-9)) NBAD = NBAD + 1
+         IF (.NOT. (RES .LT. 100.0D0)) NBAD = NBAD + 1
+  100 CONTINUE
+C
+      XSUM = 0.0D0
+      IPSUM = 0
+      DETLOG = 0.0D0
+      DO 110 I = 1, N
+         XSUM = XSUM + X(I)
+         IPSUM = IPSUM + IPIV(I)
+         DETLOG = DETLOG + DLOG10(DABS(A(I, I)))
+  110 CONTINUE
+      WRITE (*, 200) XSUM
+      WRITE (*, 201) IPSUM
+      WRITE (*, 202) DETLOG
+      WRITE (*, 203) ERRMAX
+      WRITE (*, 204) RESMAX
+      IF (NBAD .EQ. 0) THEN
+         WRITE (*, 205)
+      ELSE
+         WRITE (*, 206)
+      END IF
+  200 FORMAT (' CHECKSUM GAUSS XSUM ', 1PE24.16)
+  201 FORMAT (' CHECKSUM GAUSS PIVSUM ', I12)
+  202 FORMAT (' CHECKSUM GAUSS LOGDET ', 1PE24.16)
+  203 FORMAT (' CHECKSUM GAUSS ERRMAX ', 1PE12.4)
+  204 FORMAT (' CHECKSUM GAUSS RESMAX ', 1PE12.4)
+  205 FORMAT (' SELFCHECK GAUSS PASS')
+  206 FORMAT (' SELFCHECK GAUSS FAIL')
+      END
+C
+C     LU FACTORISATION WITH PARTIAL PIVOTING, P A = L U, IN PLACE:
+C     U ON AND ABOVE THE DIAGONAL, THE MULTIPLIERS OF L BELOW IT.
+C     IPIV(K) IS THE ROW SWAPPED WITH ROW K AT STEP K. INFO = K IF
+C     THE K-TH PIVOT IS ZERO, ELSE 0.
+C
+      SUBROUTINE DGEFAC(A, LDA, N, IPIV, INFO)
+      INTEGER LDA, N, IPIV(N), INFO
+      DOUBLE PRECISION A(LDA, N)
+      INTEGER I, J, K, L
+      DOUBLE PRECISION T, PMAX
+C
+      INFO = 0
+      DO 60 K = 1, N
+C        PIVOT SEARCH IN COLUMN K.
+         L = K
+         PMAX = DABS(A(K, K))
+         DO 10 I = K + 1, N
+            IF (DABS(A(I, K)) .GT. PMAX) THEN
+               PMAX = DABS(A(I, K))
+               L = I
+            END IF
+   10    CONTINUE
+         IPIV(K) = L
+         IF (PMAX .EQ. 0.0D0) THEN
+            INFO = K
+            RETURN
+         END IF
+C        INTERCHANGE ROWS K AND L, WHOLE ROWS.
+         IF (L .NE. K) THEN
+            DO 20 J = 1, N
+               T = A(K, J)
+               A(K, J) = A(L, J)
+               A(L, J) = T
+   20       CONTINUE
+         END IF
+C        MULTIPLIERS.
+         T = 1.0D0 / A(K, K)
+         DO 30 I = K + 1, N
+            A(I, K) = A(I, K) * T
+   30    CONTINUE
+C        UPDATE THE TRAILING COLUMNS.
+         DO 50 J = K + 1, N
+            T = A(K, J)
+            IF (T .NE. 0.0D0) THEN
+               DO 40 I = K + 1, N
+                  A(I, J) = A(I, J) - A(I, K) * T
+   40          CONTINUE
+            END IF
+   50    CONTINUE
+   60 CONTINUE
+      RETURN
+      END
+C
+C     SOLVE A X = B WITH THE FACTORS FROM DGEFAC; B IS OVERWRITTEN BY X.
+C
+      SUBROUTINE DGESOL(A, LDA, N, IPIV, B)
+      INTEGER LDA, N, IPIV(N)
+      DOUBLE PRECISION A(LDA, N), B(N)
+      INTEGER I, J, L
+      DOUBLE PRECISION T
+C     ROW INTERCHANGES, IN THE ORDER THEY WERE MADE.
+      DO 10 J = 1, N
+         L = IPIV(J)
+         IF (L .NE. J) THEN
+            T = B(J)
+            B(J) = B(L)
+            B(L) = T
+         END IF
+   10 CONTINUE
+C     L Y = P B (UNIT LOWER TRIANGLE), BY COLUMNS.
+      DO 30 J = 1, N - 1
+         T = B(J)
+         DO 20 I = J + 1, N
+            B(I) = B(I) - A(I, J) * T
+   20    CONTINUE
+   30 CONTINUE
+C     U X = Y, BY COLUMNS FROM THE LAST.
+      DO 50 J = N, 1, -1
+         B(J) = B(J) / A(J, J)
+         T = B(J)
+         DO 40 I = 1, J - 1
+            B(I) = B(I) - A(I, J) * T
+   40    CONTINUE
+   50 CONTINUE
+      RETURN
+      END
+C
+C     NEXT VALUE OF THE MINIMAL STANDARD GENERATOR (PARK AND MILLER
+C     1988), MULTIPLIER 16807, BY SCHRAGE'S DECOMPOSITION.
+C
+      INTEGER FUNCTION NEXTR(ISEED)
+      INTEGER ISEED
+      INTEGER IA, IM, IQ, IR
+      PARAMETER (IA = 16807, IM = 2147483647, IQ = 127773, IR = 2836)
+      INTEGER K
+      K = ISEED / IQ
+      ISEED = IA * (ISEED - K * IQ) - IR * K
+      IF (ISEED .LT. 0) ISEED = ISEED + IM
+      NEXTR = ISEED
+      RETURN
+      END

@@ -1,0 +1,510 @@
+C     LEXER: A COMPUTED-GO-TO FINITE AUTOMATON THAT TOKENIZES AND
+C     EVALUATES INTEGER EXPRESSIONS.
+C     A GENERATOR (PARK-MILLER MINIMAL STANDARD RANDOM NUMBERS,
+C     SCHRAGE'S METHOD) WRITES NLINE CHARACTER LINES, EACH AN INTEGER
+C     EXPRESSION OF 2 TO 6 TERMS JOINED BY + AND -; A TERM IS ONE
+C     FACTOR OR TWO FACTORS JOINED BY * OR /; A FACTOR IS A NUMBER, AN
+C     IDENTIFIER, A POWER  NUMBER ** DIGIT, OR  ( NUMBER +|- IDENT ).
+C     BLANKS ARE SPRINKLED BETWEEN TOKENS. THE VALUE OF AN IDENTIFIER
+C     IS THE SUM OF THE CHARACTER CODES OF ITS LETTERS AND DIGITS,
+C     MODULO 97. WHILE WRITING, THE GENERATOR COUNTS THE TOKENS OF
+C     EACH KIND AND COMPUTES THE VALUE OF THE EXPRESSION.
+C
+C     THE SCANNER IS A FOUR-STATE AUTOMATON (BETWEEN TOKENS, IN A
+C     NUMBER, IN AN IDENTIFIER, AFTER A STAR) DISPATCHED BY
+C     GO TO (...), ISTATE AND, INSIDE A STATE, BY GO TO (...), ICLASS
+C     ON A CHARACTER CLASS TABLE INDEXED BY ICHAR. THE EVALUATOR IS AN
+C     OPERATOR-PRECEDENCE (SHUNTING-YARD) PARSER WITH A VALUE STACK AND
+C     AN OPERATOR STACK, DISPATCHED BY TOKEN TYPE (** IS RIGHT
+C     ASSOCIATIVE AND BINDS TIGHTEST).
+C
+C     SELF-CHECK: THE SCANNER'S TOKEN COUNTS OF EACH KIND EQUAL THE
+C     GENERATOR'S, THE EVALUATED VALUE OF EVERY LINE EQUALS THE
+C     GENERATOR'S VALUE, AND NO SCAN OR PARSE ERROR OCCURS. EVERY
+C     REPETITION REGENERATES THE SAME LINES FROM THE SAME SEED.
+C
+C     OUTPUT:
+C       CHECKSUM LEXER TOKENS <TOKENS SCANNED IN ONE REPETITION>
+C       CHECKSUM LEXER CHARS <CHARACTERS SCANNED IN ONE REPETITION>
+C       CHECKSUM LEXER VALSUM <SUM OF THE VALUES OF THE LINES>
+C       CHECKSUM LEXER VALMAX <LARGEST VALUE>
+C       SELFCHECK LEXER PASS|FAIL
+C
+      PROGRAM LEXER
+      INTEGER NREP, NLINE, LMAX, MAXTOK, NKIND
+      PARAMETER (NREP = 800, NLINE = 1000, LMAX = 256, MAXTOK = 128)
+      PARAMETER (NKIND = 10)
+      CHARACTER*(LMAX) LINE
+      INTEGER LL, IVGEN, IVEVAL, NTOK, IERR
+      INTEGER ITYP(MAXTOK), IVAL(MAXTOK)
+      INTEGER NGEN(NKIND), NSCAN(NKIND)
+      INTEGER ISEED, IREP, L, K, NBAD, NCHAR, NTOTAL, IVMAX
+      DOUBLE PRECISION VSUM
+      LOGICAL OK
+      EXTERNAL CLSINI, GENEXP, SCAN, EVAL
+C
+      CALL CLSINI
+      NBAD = 0
+      DO 100 IREP = 1, NREP
+         ISEED = 20231
+         DO 10 K = 1, NKIND
+            NGEN(K) = 0
+            NSCAN(K) = 0
+   10    CONTINUE
+         NCHAR = 0
+         NTOTAL = 0
+         VSUM = 0.0D0
+         IVMAX = -2147483647
+         DO 50 L = 1, NLINE
+            CALL GENEXP(ISEED, LINE, LL, IVGEN, NGEN)
+            NCHAR = NCHAR + LL
+            CALL SCAN(LINE, LL, ITYP, IVAL, NTOK, IERR)
+            IF (IERR .NE. 0) NBAD = NBAD + 1
+            NTOTAL = NTOTAL + NTOK
+            DO 20 K = 1, NTOK
+               NSCAN(ITYP(K)) = NSCAN(ITYP(K)) + 1
+   20       CONTINUE
+            CALL EVAL(ITYP, IVAL, NTOK, IVEVAL, IERR)
+            IF (IERR .NE. 0) NBAD = NBAD + 1
+            IF (IVEVAL .NE. IVGEN) NBAD = NBAD + 1
+            VSUM = VSUM + DBLE(IVEVAL)
+            IF (IVEVAL .GT. IVMAX) IVMAX = IVEVAL
+   50    CONTINUE
+         DO 60 K = 1, NKIND
+            IF (NSCAN(K) .NE. NGEN(K)) NBAD = NBAD + 1
+   60    CONTINUE
+  100 CONTINUE
+C
+      OK = NBAD .EQ. 0 .AND. NSCAN(NKIND) .EQ. NLINE
+      WRITE (*, 901) 'TOKENS', NTOTAL
+      WRITE (*, 901) 'CHARS', NCHAR
+      WRITE (*, 900) 'VALSUM', VSUM
+      WRITE (*, 901) 'VALMAX', IVMAX
+      IF (OK) THEN
+         WRITE (*, 910) 'PASS'
+      ELSE
+         WRITE (*, 920) NBAD, NGEN, NSCAN
+         WRITE (*, 910) 'FAIL'
+      END IF
+  900 FORMAT (' CHECKSUM LEXER ', A, 1X, 1PE22.14)
+  901 FORMAT (' CHECKSUM LEXER ', A, 1X, I12)
+  910 FORMAT (' SELFCHECK LEXER ', A)
+  920 FORMAT (' ERRORS ', I8, /, ' GEN ', 10I7, /, ' SCAN', 10I7)
+      END
+C
+C     ---------------------------------------------------------------
+C     CHARACTER CLASSES: 1 BLANK, 2 DIGIT, 3 LETTER, 4 +, 5 -, 6 *,
+C     7 /, 8 (, 9 ), 10 ANYTHING ELSE (11 IS END OF LINE).
+C     TOKEN TYPES: 1 NUMBER, 2 IDENT, 3 +, 4 -, 5 *, 6 /, 7 **, 8 (,
+C     9 ), 10 END.
+      SUBROUTINE CLSINI
+      INTEGER ICLASS(0:255)
+      COMMON /CLTAB/ ICLASS
+      CHARACTER*26 UPPER, LOWER
+      CHARACTER*10 DIGITS
+      CHARACTER*6 OPS
+      INTEGER I
+      DATA UPPER /'ABCDEFGHIJKLMNOPQRSTUVWXYZ'/
+      DATA LOWER /'abcdefghijklmnopqrstuvwxyz'/
+      DATA DIGITS /'0123456789'/
+      DATA OPS /'+-*/()'/
+      DO 10 I = 0, 255
+         ICLASS(I) = 10
+   10 CONTINUE
+      ICLASS(ICHAR(' ')) = 1
+      DO 20 I = 1, 10
+         ICLASS(ICHAR(DIGITS(I:I))) = 2
+   20 CONTINUE
+      DO 30 I = 1, 26
+         ICLASS(ICHAR(UPPER(I:I))) = 3
+         ICLASS(ICHAR(LOWER(I:I))) = 3
+   30 CONTINUE
+      DO 40 I = 1, 6
+         ICLASS(ICHAR(OPS(I:I))) = 3 + I
+   40 CONTINUE
+      END
+C
+C     ---------------------------------------------------------------
+C     PARK-MILLER MINIMAL STANDARD GENERATOR; RETURNS 0..N-1.
+      INTEGER FUNCTION IRANGE(ISEED, N)
+      INTEGER ISEED, N, IA, IM, IQ, IR, K
+      PARAMETER (IA = 16807, IM = 2147483647, IQ = 127773, IR = 2836)
+      K = ISEED / IQ
+      ISEED = IA * (ISEED - K * IQ) - IR * K
+      IF (ISEED .LT. 0) ISEED = ISEED + IM
+      IRANGE = MOD(ISEED, N)
+      END
+C
+C     APPEND THE STRING S TO LINE(1:LL), MAYBE WITH A BLANK FIRST.
+      SUBROUTINE PUTTOK(ISEED, LINE, LL, S)
+      INTEGER ISEED, LL, IRANGE, N
+      CHARACTER*(*) LINE, S
+      EXTERNAL IRANGE
+      IF (LL .GT. 0 .AND. IRANGE(ISEED, 3) .EQ. 0) THEN
+         LL = LL + 1
+         LINE(LL:LL) = ' '
+      END IF
+C     LENGTH OF S WITHOUT TRAILING BLANKS
+      N = LEN(S)
+   10 IF (N .GT. 1 .AND. S(N:N) .EQ. ' ') THEN
+         N = N - 1
+         GO TO 10
+      END IF
+      LINE(LL + 1:LL + N) = S(1:N)
+      LL = LL + N
+      END
+C
+C     DECIMAL DIGITS OF A POSITIVE INTEGER, LEFT-JUSTIFIED IN S.
+      SUBROUTINE ITOS(IV, S)
+      INTEGER IV, J, K, N
+      CHARACTER*(*) S
+      CHARACTER*12 T
+      N = IV
+      K = 0
+   10 K = K + 1
+      T(K:K) = CHAR(ICHAR('0') + MOD(N, 10))
+      N = N / 10
+      IF (N .GT. 0) GO TO 10
+      S = ' '
+      DO 20 J = 1, K
+         S(J:J) = T(K + 1 - J:K + 1 - J)
+   20 CONTINUE
+      END
+C
+C     A RANDOM IDENTIFIER OF 1 TO 6 CHARACTERS AND ITS VALUE.
+      SUBROUTINE GENID(ISEED, S, IV)
+      INTEGER ISEED, IV, IRANGE, N, J, K, ISUM
+      CHARACTER*(*) S
+      CHARACTER*62 ALNUM
+      PARAMETER (ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+     &                // 'abcdefghijklmnopqrstuvwxyz' // '0123456789')
+      EXTERNAL IRANGE
+      N = 1 + IRANGE(ISEED, 6)
+      S = ' '
+      ISUM = 0
+      DO 10 J = 1, N
+         IF (J .EQ. 1) THEN
+            K = 1 + IRANGE(ISEED, 52)
+         ELSE
+            K = 1 + IRANGE(ISEED, 62)
+         END IF
+         S(J:J) = ALNUM(K:K)
+         ISUM = ISUM + ICHAR(ALNUM(K:K))
+   10 CONTINUE
+      IV = MOD(ISUM, 97)
+      END
+C
+C     ONE FACTOR: APPEND ITS TEXT, RETURN ITS VALUE, COUNT ITS TOKENS.
+      SUBROUTINE GENFAC(ISEED, LINE, LL, IV, NGEN)
+      INTEGER ISEED, LL, IV, NGEN(10), IRANGE, KIND, N, ID, IE
+      CHARACTER*(*) LINE
+      CHARACTER*12 S
+      EXTERNAL IRANGE, PUTTOK, ITOS, GENID
+      KIND = IRANGE(ISEED, 4)
+      IF (KIND .EQ. 0) THEN
+         N = 1 + IRANGE(ISEED, 999)
+         CALL ITOS(N, S)
+         CALL PUTTOK(ISEED, LINE, LL, S)
+         NGEN(1) = NGEN(1) + 1
+         IV = N
+      ELSE IF (KIND .EQ. 1) THEN
+         CALL GENID(ISEED, S, ID)
+         CALL PUTTOK(ISEED, LINE, LL, S)
+         NGEN(2) = NGEN(2) + 1
+         IV = ID
+      ELSE IF (KIND .EQ. 2) THEN
+         N = 1 + IRANGE(ISEED, 30)
+         IE = IRANGE(ISEED, 3)
+         CALL ITOS(N, S)
+         CALL PUTTOK(ISEED, LINE, LL, S)
+         CALL PUTTOK(ISEED, LINE, LL, '**')
+         CALL ITOS(IE, S)
+         CALL PUTTOK(ISEED, LINE, LL, S)
+         NGEN(1) = NGEN(1) + 2
+         NGEN(7) = NGEN(7) + 1
+         IV = N ** IE
+      ELSE
+         CALL PUTTOK(ISEED, LINE, LL, '(')
+         N = 1 + IRANGE(ISEED, 99)
+         CALL ITOS(N, S)
+         CALL PUTTOK(ISEED, LINE, LL, S)
+         IF (IRANGE(ISEED, 2) .EQ. 0) THEN
+            CALL PUTTOK(ISEED, LINE, LL, '+')
+            NGEN(3) = NGEN(3) + 1
+            CALL GENID(ISEED, S, ID)
+            IV = N + ID
+         ELSE
+            CALL PUTTOK(ISEED, LINE, LL, '-')
+            NGEN(4) = NGEN(4) + 1
+            CALL GENID(ISEED, S, ID)
+            IV = N - ID
+         END IF
+         CALL PUTTOK(ISEED, LINE, LL, S)
+         CALL PUTTOK(ISEED, LINE, LL, ')')
+         NGEN(1) = NGEN(1) + 1
+         NGEN(2) = NGEN(2) + 1
+         NGEN(8) = NGEN(8) + 1
+         NGEN(9) = NGEN(9) + 1
+      END IF
+      END
+C
+C     ONE EXPRESSION LINE, ITS VALUE IV AND TOKEN COUNTS.
+      SUBROUTINE GENEXP(ISEED, LINE, LL, IV, NGEN)
+      INTEGER ISEED, LL, IV, NGEN(10), IRANGE
+      INTEGER NTERM, IT, IOP, IV1, IV2, ITV, ISAVE
+      CHARACTER*(*) LINE
+      EXTERNAL IRANGE, PUTTOK, GENFAC
+      LINE = ' '
+      LL = 0
+      IV = 0
+      NTERM = 2 + IRANGE(ISEED, 5)
+      DO 10 IT = 1, NTERM
+         IOP = 0
+         IF (IT .GT. 1) THEN
+            IOP = IRANGE(ISEED, 2)
+            IF (IOP .EQ. 0) THEN
+               CALL PUTTOK(ISEED, LINE, LL, '+')
+               NGEN(3) = NGEN(3) + 1
+            ELSE
+               CALL PUTTOK(ISEED, LINE, LL, '-')
+               NGEN(4) = NGEN(4) + 1
+            END IF
+         END IF
+         CALL GENFAC(ISEED, LINE, LL, IV1, NGEN)
+         ITV = IV1
+         IF (IRANGE(ISEED, 2) .EQ. 0) THEN
+C           A SECOND FACTOR; DIVIDE ONLY BY A NONZERO VALUE, SO THE
+C           OPERATOR IS WRITTEN AFTER THE FACTOR IS KNOWN.
+            ISAVE = LL
+            CALL PUTTOK(ISEED, LINE, LL, '/')
+            CALL GENFAC(ISEED, LINE, LL, IV2, NGEN)
+            IF (IV2 .NE. 0 .AND. MOD(IV1 + IV2, 2) .EQ. 0) THEN
+               NGEN(6) = NGEN(6) + 1
+               ITV = IV1 / IV2
+            ELSE
+               CALL STAR(LINE, ISAVE, LL)
+               NGEN(5) = NGEN(5) + 1
+               ITV = IV1 * IV2
+            END IF
+         END IF
+         IF (IOP .EQ. 0) THEN
+            IV = IV + ITV
+         ELSE
+            IV = IV - ITV
+         END IF
+   10 CONTINUE
+      NGEN(10) = NGEN(10) + 1
+      END
+C
+C     REPLACE THE FIRST / AFTER POSITION ISAVE BY *.
+      SUBROUTINE STAR(LINE, ISAVE, LL)
+      INTEGER ISAVE, LL, I
+      CHARACTER*(*) LINE
+      DO 10 I = ISAVE + 1, LL
+         IF (LINE(I:I) .EQ. '/') THEN
+            LINE(I:I) = '*'
+            RETURN
+         END IF
+   10 CONTINUE
+      END
+C
+C     ---------------------------------------------------------------
+C     THE SCANNER: A FOUR-STATE AUTOMATON.
+C     STATE 1 BETWEEN TOKENS, 2 IN A NUMBER, 3 IN AN IDENTIFIER,
+C     4 AFTER A STAR (* OR **).
+      SUBROUTINE SCAN(LINE, LL, ITYP, IVAL, NTOK, IERR)
+      INTEGER LL, ITYP(*), IVAL(*), NTOK, IERR
+      CHARACTER*(*) LINE
+      INTEGER ICLASS(0:255)
+      COMMON /CLTAB/ ICLASS
+      INTEGER ISTATE, IPOS, IC, ICH, NUM, ISUM
+C
+      NTOK = 0
+      IERR = 0
+      ISTATE = 1
+      IPOS = 1
+      NUM = 0
+      ISUM = 0
+C     NEXT CHARACTER AND ITS CLASS (11 AT THE END OF THE LINE).
+    5 IF (IPOS .GT. LL) THEN
+         IC = 11
+      ELSE
+         ICH = ICHAR(LINE(IPOS:IPOS))
+         IC = ICLASS(ICH)
+      END IF
+      GO TO (100, 200, 300, 400), ISTATE
+      IERR = IERR + 1
+      RETURN
+C
+C     ---- STATE 1: BETWEEN TOKENS
+  100 GO TO (110, 120, 130, 140, 140, 150, 140, 140, 140, 190, 180), IC
+      IERR = IERR + 1
+      RETURN
+C     BLANK
+  110 IPOS = IPOS + 1
+      GO TO 5
+C     FIRST DIGIT OF A NUMBER
+  120 NUM = ICH - ICHAR('0')
+      ISTATE = 2
+      IPOS = IPOS + 1
+      GO TO 5
+C     FIRST LETTER OF AN IDENTIFIER
+  130 ISUM = ICH
+      ISTATE = 3
+      IPOS = IPOS + 1
+      GO TO 5
+C     ONE-CHARACTER OPERATOR: + - / ( )  (CLASS 4..9 -> TYPE 3..9)
+  140 NTOK = NTOK + 1
+      ITYP(NTOK) = IC - 1
+      IF (IC .GE. 8) ITYP(NTOK) = IC
+      IVAL(NTOK) = 0
+      IPOS = IPOS + 1
+      GO TO 5
+C     A STAR: DECIDE AT THE NEXT CHARACTER
+  150 ISTATE = 4
+      IPOS = IPOS + 1
+      GO TO 5
+C     END OF LINE
+  180 NTOK = NTOK + 1
+      ITYP(NTOK) = 10
+      IVAL(NTOK) = 0
+      RETURN
+C     ILLEGAL CHARACTER
+  190 IERR = IERR + 1
+      IPOS = IPOS + 1
+      GO TO 5
+C
+C     ---- STATE 2: IN A NUMBER
+  200 GO TO (210, 220, 210, 210, 210, 210, 210, 210, 210, 210, 210), IC
+C     NOT A DIGIT: EMIT THE NUMBER, RESCAN THIS CHARACTER IN STATE 1
+  210 NTOK = NTOK + 1
+      ITYP(NTOK) = 1
+      IVAL(NTOK) = NUM
+      ISTATE = 1
+      GO TO 5
+  220 NUM = 10 * NUM + (ICH - ICHAR('0'))
+      IPOS = IPOS + 1
+      GO TO 5
+C
+C     ---- STATE 3: IN AN IDENTIFIER
+  300 IF (IC .EQ. 2 .OR. IC .EQ. 3) THEN
+         ISUM = ISUM + ICH
+         IPOS = IPOS + 1
+         GO TO 5
+      END IF
+      NTOK = NTOK + 1
+      ITYP(NTOK) = 2
+      IVAL(NTOK) = MOD(ISUM, 97)
+      ISTATE = 1
+      GO TO 5
+C
+C     ---- STATE 4: AFTER A STAR
+  400 IF (IC .EQ. 6) THEN
+         NTOK = NTOK + 1
+         ITYP(NTOK) = 7
+         IVAL(NTOK) = 0
+         IPOS = IPOS + 1
+      ELSE
+         NTOK = NTOK + 1
+         ITYP(NTOK) = 5
+         IVAL(NTOK) = 0
+      END IF
+      ISTATE = 1
+      GO TO 5
+      END
+C
+C     ---------------------------------------------------------------
+C     THE EVALUATOR: OPERATOR PRECEDENCE WITH TWO STACKS.
+      SUBROUTINE EVAL(ITYP, IVAL, NTOK, IRES, IERR)
+      INTEGER ITYP(*), IVAL(*), NTOK, IRES, IERR
+      INTEGER MAXS
+      PARAMETER (MAXS = 64)
+      INTEGER IVS(MAXS), IOS(MAXS), NV, NO, K, IT, IPREC(3:8)
+      DATA IPREC /1, 1, 2, 2, 3, 0/
+C
+      IERR = 0
+      IRES = 0
+      NV = 0
+      NO = 0
+      K = 0
+C     NEXT TOKEN
+   10 K = K + 1
+      IF (K .GT. NTOK) GO TO 900
+      IT = ITYP(K)
+      GO TO (20, 20, 30, 30, 30, 30, 30, 40, 50, 60), IT
+      GO TO 900
+C     OPERAND
+   20 NV = NV + 1
+      IVS(NV) = IVAL(K)
+      GO TO 10
+C     BINARY OPERATOR: REDUCE WHILE THE STACKED OPERATOR BINDS AT
+C     LEAST AS TIGHTLY (STRICTLY MORE TIGHTLY FOR RIGHT-ASSOCIATIVE **)
+   30 IF (NO .EQ. 0) GO TO 35
+      IF (IPREC(IOS(NO)) .GT. IPREC(IT)) GO TO 32
+      IF (IPREC(IOS(NO)) .EQ. IPREC(IT) .AND. IT .NE. 7) GO TO 32
+      GO TO 35
+   32 CALL APPLY(IOS(NO), IVS, NV, IERR)
+      NO = NO - 1
+      GO TO 30
+   35 NO = NO + 1
+      IOS(NO) = IT
+      GO TO 10
+C     LEFT PARENTHESIS
+   40 NO = NO + 1
+      IOS(NO) = 8
+      GO TO 10
+C     RIGHT PARENTHESIS: REDUCE DOWN TO THE MATCHING (
+   50 IF (NO .EQ. 0) GO TO 900
+      IF (IOS(NO) .EQ. 8) THEN
+         NO = NO - 1
+         GO TO 10
+      END IF
+      CALL APPLY(IOS(NO), IVS, NV, IERR)
+      NO = NO - 1
+      GO TO 50
+C     END: REDUCE EVERYTHING
+   60 IF (NO .EQ. 0) GO TO 70
+      IF (IOS(NO) .EQ. 8) GO TO 900
+      CALL APPLY(IOS(NO), IVS, NV, IERR)
+      NO = NO - 1
+      GO TO 60
+   70 IF (NV .NE. 1) GO TO 900
+      IRES = IVS(1)
+      RETURN
+C     SYNTAX ERROR
+  900 IERR = IERR + 1
+      END
+C
+C     POP TWO VALUES, APPLY OPERATOR IOP (TOKEN TYPE 3..7), PUSH.
+      SUBROUTINE APPLY(IOP, IVS, NV, IERR)
+      INTEGER IOP, IVS(*), NV, IERR, IA, IB, IR
+      IF (NV .LT. 2) THEN
+         IERR = IERR + 1
+         RETURN
+      END IF
+      IB = IVS(NV)
+      IA = IVS(NV - 1)
+      NV = NV - 1
+      IR = 0
+      GO TO (30, 40, 50, 60, 70), IOP - 2
+      IERR = IERR + 1
+      GO TO 90
+   30 IR = IA + IB
+      GO TO 90
+   40 IR = IA - IB
+      GO TO 90
+   50 IR = IA * IB
+      GO TO 90
+   60 IF (IB .EQ. 0) THEN
+         IERR = IERR + 1
+      ELSE
+         IR = IA / IB
+      END IF
+      GO TO 90
+   70 IF (IB .LT. 0) THEN
+         IERR = IERR + 1
+      ELSE
+         IR = IA ** IB
+      END IF
+   90 IVS(NV) = IR
+      END

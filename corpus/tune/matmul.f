@@ -1,0 +1,131 @@
+C     MATRIX PRODUCT C = A * B OF TWO SQUARE REAL MATRICES OF ORDER N
+C     BY THE PLAIN TRIPLE LOOP, IN TWO OF ITS SIX LOOP ORDERS (GOLUB
+C     AND VAN LOAN, MATRIX COMPUTATIONS, SECTION 1.1.11):
+C       I-J-K  (INNER PRODUCT FORM: THE INNERMOST LOOP RUNS ALONG A ROW
+C              OF A, STRIDE N IN STORAGE, AND DOWN A COLUMN OF B),
+C       J-K-I  (SAXPY FORM: THE INNERMOST LOOP RUNS DOWN A COLUMN OF A
+C              AND A COLUMN OF C, STRIDE 1).
+C     REPETITION IREP USES THE STRUCTURED MATRICES
+C       A(I,K) = I + K + S,   B(K,J) = K - J,   S = MOD(IREP, 5),
+C     WHOSE PRODUCT HAS THE CLOSED FORM (SUMS OVER K = 1..N)
+C       C(I,J) = (I+S) S1 - N (I+S) J + S2 - J S1,
+C       S1 = N(N+1)/2,  S2 = N(N+1)(2N+1)/6.
+C     ALL ENTRIES AND PARTIAL SUMS ARE INTEGERS BELOW 2**24 IN
+C     MAGNITUDE, SO BOTH ORDERS COMPUTE C EXACTLY IN SINGLE PRECISION.
+C
+C     OUTPUT (THE ONLY OUTPUT), ONE LINE EACH, FOR THE LAST REPETITION
+C     EXCEPT THE ERRORS, WHICH ARE MAXIMA OVER ALL REPETITIONS:
+C       CHECKSUM MATMUL SUMIJK <SUM OF |C(I,J)|, I-J-K ORDER>
+C       CHECKSUM MATMUL SUMJKI <SUM OF |C(I,J)|, J-K-I ORDER>
+C       CHECKSUM MATMUL C11 <C(1,1), J-K-I ORDER>
+C       CHECKSUM MATMUL CNN <C(N,N), J-K-I ORDER>
+C       CHECKSUM MATMUL ERRIJK <LARGEST |C - CLOSED FORM|, I-J-K>
+C       CHECKSUM MATMUL ERRJKI <LARGEST |C - CLOSED FORM|, J-K-I>
+C       SELFCHECK MATMUL PASS  (OR FAIL): BOTH ERRORS ARE AT MOST
+C                  1.0E-6 TIMES THE LARGEST |C(I,J)|.
+C
+      PROGRAM MMPROD
+      INTEGER N, NREP
+      PARAMETER (N = 200, NREP = 25)
+      REAL A(N, N), B(N, N), C1(N, N), C2(N, N)
+      INTEGER I, J, K, IREP, IS, IS1, IS2
+      REAL EXACT
+      DOUBLE PRECISION SUM1, SUM2, ERR1, ERR2, CMAX
+      LOGICAL OK
+C
+      IS1 = N * (N + 1) / 2
+      IS2 = N * (N + 1) * (2 * N + 1) / 6
+      DO 20 J = 1, N
+         DO 10 K = 1, N
+            B(K, J) = REAL(K - J)
+   10    CONTINUE
+   20 CONTINUE
+      ERR1 = 0.0D0
+      ERR2 = 0.0D0
+      CMAX = 0.0D0
+      SUM1 = 0.0D0
+      SUM2 = 0.0D0
+C
+      DO 90 IREP = 1, NREP
+         IS = MOD(IREP, 5)
+         DO 40 K = 1, N
+            DO 30 I = 1, N
+               A(I, K) = REAL(I + K + IS)
+   30       CONTINUE
+   40    CONTINUE
+         CALL MMIJK(N, A, B, C1)
+         CALL MMJKI(N, A, B, C2)
+         SUM1 = 0.0D0
+         SUM2 = 0.0D0
+         DO 60 J = 1, N
+            DO 50 I = 1, N
+               EXACT = REAL((I + IS) * IS1 - N * (I + IS) * J
+     &                      + IS2 - J * IS1)
+               ERR1 = MAX(ERR1, DBLE(ABS(C1(I, J) - EXACT)))
+               ERR2 = MAX(ERR2, DBLE(ABS(C2(I, J) - EXACT)))
+               CMAX = MAX(CMAX, DBLE(ABS(EXACT)))
+               SUM1 = SUM1 + DBLE(ABS(C1(I, J)))
+               SUM2 = SUM2 + DBLE(ABS(C2(I, J)))
+   50       CONTINUE
+   60    CONTINUE
+   90 CONTINUE
+      OK = ERR1 .LE. 1.0D-6 * CMAX .AND. ERR2 .LE. 1.0D-6 * CMAX
+C
+      WRITE (*, 100) SUM1
+      WRITE (*, 101) SUM2
+      WRITE (*, 102) C2(1, 1)
+      WRITE (*, 103) C2(N, N)
+      WRITE (*, 104) ERR1
+      WRITE (*, 105) ERR2
+      IF (OK) THEN
+         WRITE (*, 106)
+      ELSE
+         WRITE (*, 107)
+      END IF
+  100 FORMAT (' CHECKSUM MATMUL SUMIJK ', 1PE22.14)
+  101 FORMAT (' CHECKSUM MATMUL SUMJKI ', 1PE22.14)
+  102 FORMAT (' CHECKSUM MATMUL C11 ', 1PE16.8)
+  103 FORMAT (' CHECKSUM MATMUL CNN ', 1PE16.8)
+  104 FORMAT (' CHECKSUM MATMUL ERRIJK ', 1PE16.8)
+  105 FORMAT (' CHECKSUM MATMUL ERRJKI ', 1PE16.8)
+  106 FORMAT (' SELFCHECK MATMUL PASS')
+  107 FORMAT (' SELFCHECK MATMUL FAIL')
+      END
+C
+C     C = A * B, I-J-K ORDER: C(I,J) ACCUMULATES THE INNER PRODUCT OF
+C     ROW I OF A WITH COLUMN J OF B.
+C
+      SUBROUTINE MMIJK(N, A, B, C)
+      INTEGER N
+      REAL A(N, N), B(N, N), C(N, N)
+      INTEGER I, J, K
+      DO 30 I = 1, N
+         DO 20 J = 1, N
+            C(I, J) = 0.0
+            DO 10 K = 1, N
+               C(I, J) = C(I, J) + A(I, K) * B(K, J)
+   10       CONTINUE
+   20    CONTINUE
+   30 CONTINUE
+      RETURN
+      END
+C
+C     C = A * B, J-K-I ORDER: COLUMN J OF C ACCUMULATES THE COLUMNS
+C     OF A, COLUMN K SCALED BY B(K,J).
+C
+      SUBROUTINE MMJKI(N, A, B, C)
+      INTEGER N
+      REAL A(N, N), B(N, N), C(N, N)
+      INTEGER I, J, K
+      DO 40 J = 1, N
+         DO 10 I = 1, N
+            C(I, J) = 0.0
+   10    CONTINUE
+         DO 30 K = 1, N
+            DO 20 I = 1, N
+               C(I, J) = C(I, J) + A(I, K) * B(K, J)
+   20       CONTINUE
+   30    CONTINUE
+   40 CONTINUE
+      RETURN
+      END
