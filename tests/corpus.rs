@@ -94,7 +94,7 @@ fn every_corpus_program_compiles_runs_and_passes_its_self_check() {
                 let last = out
                     .lines()
                     .filter(|l| !l.trim().is_empty())
-                    .last()
+                    .next_back()
                     .unwrap_or("");
                 let words: Vec<&str> = last.split_whitespace().collect();
                 if words.first() != Some(&"SELFCHECK") || words.last() != Some(&"PASS") {
