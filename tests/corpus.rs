@@ -91,11 +91,7 @@ fn every_corpus_program_compiles_runs_and_passes_its_self_check() {
         }
         match build_and_run(p, dir.path()) {
             Ok(out) => {
-                let last = out
-                    .lines()
-                    .filter(|l| !l.trim().is_empty())
-                    .next_back()
-                    .unwrap_or("");
+                let last = out.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
                 let words: Vec<&str> = last.split_whitespace().collect();
                 if words.first() != Some(&"SELFCHECK") || words.last() != Some(&"PASS") {
                     failures.push(format!(
