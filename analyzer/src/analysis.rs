@@ -65,13 +65,16 @@ pub struct StmtInfo {
     /// The subroutine this statement calls (also as a logical IF's consequent) and its
     /// actual arguments, lowered (for rule 14's chains through a called subroutine).
     pub call: Option<(String, Vec<Expr>)>,
-    /// An IF whose condition reads array data, whose outcomes count as unpredictable: the
-    /// parameter its misses cost (BMIS, or BMIR on a floating-point compare; rule 15).
+    /// An IF whose condition reads a variable, whose outcomes the simulated predictor
+    /// watches: the parameter its misses cost (BMIS, or BMIR on a floating-point compare;
+    /// rule 15).
     pub branch_miss: Option<model::Param>,
+    /// Its condition reads array data (rule 15's count without a simulation).
+    pub branch_on_array: bool,
 }
 
 impl StmtInfo {
-    /// An IF on array data, whose misses count (rule 15).
+    /// An IF whose outcomes the simulated predictor watches, whose misses count (rule 15).
     pub fn data_dependent(&self) -> bool {
         self.branch_miss.is_some()
     }
@@ -145,9 +148,10 @@ struct Lower<'a> {
     assigned: Option<(Expr, Expr)>,
     /// The last CALL `counts_of` lowered: the subroutine and its actual arguments.
     called: Option<(String, Vec<Expr>)>,
-    /// The branch-miss parameter of the last condition `counts_of` lowered, when it reads an
-    /// array element (rule 15).
+    /// The branch-miss parameter of the last condition `counts_of` lowered, when it reads a
+    /// variable, and whether it reads array data (rule 15).
     branch_miss: Option<model::Param>,
+    branch_on_array: bool,
     /// The variable of the innermost DO loop open at the statement being lowered, when its
     /// step is 1 (rule 18).
     loop_var: Option<String>,
@@ -381,6 +385,7 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
         Stmt::BlockIf(c) | Stmt::ElseIf(c) | Stmt::LogicalIf(c, _, _) | Stmt::DoWhile(_, c) => {
             let cond = lw.expr(c);
             lw.branch_miss = rules::branch_miss_param(&cond);
+            lw.branch_on_array = rules::reads_array(&cond);
             rules::count_condition(&cond)
         }
         Stmt::Call(name, args) => {
@@ -687,6 +692,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         assigned: None,
         called: None,
         branch_miss: None,
+        branch_on_array: false,
         loop_var: None,
     };
     // Labels that end labeled DO loops (their terminal statements).
@@ -779,6 +785,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             assignment: None,
             call: None,
             branch_miss: None,
+            branch_on_array: false,
         };
         let Some(s) = s else {
             prog.stmts.push(info);
@@ -829,11 +836,13 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             lw.assigned = None;
             lw.called = None;
             lw.branch_miss = None;
+            lw.branch_on_array = false;
             lw.loop_var = dos.last().and_then(|d| d.unit_var.clone());
             let own = counts_of(&mut lw, &s);
             info.assignment = lw.assigned.take();
             info.call = lw.called.take();
             info.branch_miss = lw.branch_miss;
+            info.branch_on_array = lw.branch_on_array;
             info.static_counts += &own;
             match &s {
                 Stmt::Do(label, ctl) => {

@@ -405,7 +405,7 @@ pub const LONG_HISTORY_BITS: u32 = 40;
 pub const TAGGED_SETS: usize = 4093;
 pub const TAGGED_WAYS: usize = 8;
 
-/// IFs on array data whose outcomes feed a simulated branch predictor (rule 15):
+/// IFs on variables whose outcomes feed a simulated branch predictor (rule 15):
 /// `(statement, first slot)`. Each has [`BRANCH_SLOTS`] counter slots after the probes. The
 /// predictor ([`predictor_subroutine`]) is a two-level global-history one, like the
 /// hardware's TAGE family: a base table of 2-bit counters indexed by the last

@@ -103,7 +103,13 @@ pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts
                     .get(slot + crate::instrument::BRANCH_MISSES)
                     .copied()
             });
-        c += &model::rules::count_branch_misses(executions, taken, simulated, st.branch_miss);
+        c += &model::rules::count_branch_misses(
+            executions,
+            taken,
+            simulated,
+            st.branch_miss,
+            st.branch_on_array,
+        );
     }
     c
 }

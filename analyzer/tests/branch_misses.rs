@@ -28,12 +28,16 @@ fn analyze_fixture(name: &str, simulate_branches: bool) -> Option<analyzer::Anal
 }
 
 fn misses_in(a: &analyzer::Analysis, unit: &str) -> u64 {
+    misses_of(a, unit, Param::BMIS)
+}
+
+fn misses_of(a: &analyzer::Analysis, unit: &str, miss: Param) -> u64 {
     a.stats
         .units
         .iter()
         .find(|u| u.name == unit)
         .and_then(|u| u.dynamic_counts.as_ref())
-        .map(|c| c.get(Param::BMIS))
+        .map(|c| c.get(miss))
         .unwrap()
 }
 
@@ -79,4 +83,13 @@ fn random_branches_miss_and_patterned_ones_do_not() {
     let (random, pattern) = (misses_in(&bound, "RANDOM"), misses_in(&bound, "PATTRN"));
     assert!((1500..=2000).contains(&random), "bound, random: {random}");
     assert_eq!(pattern, 2000, "bound, alternating");
+    // IFs on scalars: a value computed from data in the loop (a chaotic orbit, like a
+    // generator's output) misses like random data; a counter's MOD pattern is learned.
+    // Without the simulation both are taken to be learned.
+    let chaos = misses_of(&simulated, "CHAOS", Param::BMIR);
+    assert!((1200..=2200).contains(&chaos), "chaotic scalar: {chaos}");
+    let counter = misses_in(&simulated, "COUNTR");
+    assert!(counter <= 40, "counter pattern: {counter}");
+    assert_eq!(misses_of(&bound, "CHAOS", Param::BMIR), 0);
+    assert_eq!(misses_in(&bound, "COUNTR"), 0);
 }

@@ -844,8 +844,13 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
                     // every other statement carries one of each (rule 15, two tests, one
                     // taken).
                     counts += &rules::count_assignment(&sink, &stored);
-                    counts +=
-                        &rules::count_branch_misses(2, 1, Some(1), rules::branch_miss_param(&cond));
+                    counts += &rules::count_branch_misses(
+                        2,
+                        1,
+                        Some(1),
+                        rules::branch_miss_param(&cond),
+                        true,
+                    );
                 }
                 vec![
                     lcg(k),

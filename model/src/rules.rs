@@ -64,10 +64,14 @@
 //!     latency over k per iteration. A loop whose recurrence is longer than its operations'
 //!     summed cost (the loop's own and those of the units it calls, per call) runs at the
 //!     recurrence's pace; the predictor charges the difference.
-//! 15. Branch misses (opcost's refinement): an IF whose condition reads array data costs the
+//! 15. Branch misses (opcost's refinement): an IF whose condition reads any variable costs the
 //!     misses of a global-history predictor (gshare-like) simulated on the outcomes of all such
-//!     IFs during the counting run ([`count_branch_misses`]); without the simulation,
-//!     min(taken, not taken); IFs on scalars cost none. Dynamic only. The simulated count may
+//!     IFs during the counting run ([`count_branch_misses`]): the simulation learns what the
+//!     hardware learns (loop counters, flags, MOD patterns) and misses what it cannot (array
+//!     data, and scalars computed from data, such as the sign test of a random-number
+//!     generator: taking that one IF out of a 40M-call loop halved its run). Without the
+//!     simulation, an IF on array data costs min(taken, not taken) and an IF on scalars none.
+//!     Dynamic only. The simulated count may
 //!     exceed min(taken, not taken): a dynamic predictor does not know the majority outcome
 //!     of fresh random data in advance (shell sort's exits: 78,800 simulated misses a sort
 //!     against 70,900 exits; a plain 2-bit counter replayed on the same outcomes missed
@@ -724,19 +728,22 @@ pub fn loop_instructions(
 /// global-history one: 2-bit counters indexed by the last 12 outcomes of the watched IFs, and
 /// a tagged table of about 32 K contexts of the last 40 outcomes, which learns a sequence a
 /// program goes through again, as the hardware does up to about 20 000-40 000 outcomes;
-/// README, refinement 14). A condition on array data
-/// (`data_dependent`) can defeat the hardware predictor: it misses the simulated count (at
-/// most `executions`), or without a simulation min(taken, not taken), the best static guess
-/// for independent outcomes. Capping the simulated count at that guess too took shell sort's
-/// exits to 90 % of the simulated misses (README, refinement 18). A condition on scalars only
-/// (loop counters, flags, MOD patterns) is taken to be learned and costs no misses; so are DO
-/// loop exits. (Counting every IF with the min rule overpredicted smith's MOD-patterned IFs by
-/// 2x and its bubble sort by 4x; counting none underpredicted shell sort by half.)
+/// README, refinement 14). Any condition that reads a variable (`miss` is Some) misses the
+/// simulated count (at most `executions`): the simulation learns loop counters, flags and
+/// MOD patterns as the hardware does, and misses independent outcomes, whether they come
+/// from array data or from scalars computed from data. Without a simulation, a condition on
+/// array data (`on_array_data`) misses min(taken, not taken), the best static guess for
+/// independent outcomes, and one on scalars only is taken to be learned. Capping the
+/// simulated count at that guess too took shell sort's exits to 90 % of the simulated misses
+/// (README, refinement 18). DO loop exits cost no misses. (Counting every IF with the min
+/// rule overpredicted smith's MOD-patterned IFs by 2x and its bubble sort by 4x; counting
+/// none underpredicted shell sort by half.)
 pub fn count_branch_misses(
     executions: u64,
     taken: u64,
     simulated: Option<u64>,
     miss: Option<Param>,
+    on_array_data: bool,
 ) -> OpCounts {
     let Some(miss) = miss else {
         return OpCounts::new();
@@ -744,14 +751,15 @@ pub fn count_branch_misses(
     let taken = taken.min(executions);
     let misses = match simulated {
         Some(s) => s.min(executions),
-        None => taken.min(executions - taken),
+        None if on_array_data => taken.min(executions - taken),
+        None => 0,
     };
     OpCounts::one(miss).scaled(misses)
 }
 
 /// The parameter a mispredicted IF on `cond` costs (rule 15), or None when the condition reads
-/// no array data (then the hardware is taken to learn it): BMIR when a compare in it is on
-/// real or double operands, BMIS otherwise. A floating-point compare resolves its branch
+/// no variable at all (a constant outcome): BMIR when a compare in it is on real or double
+/// operands, BMIS otherwise. A floating-point compare resolves its branch
 /// later than an integer one (the value reaches the flags through the FP unit), so a miss
 /// costs more: shell sort's REAL keys sorted 33 % slower than the same keys as INTEGER, and
 /// as fast as INTEGER when only the compare was made on their bits as integers.
@@ -770,13 +778,29 @@ pub fn branch_miss_param(cond: &Expr) -> Option<Param> {
             _ => false,
         }
     }
-    reads_array(cond).then(|| {
+    reads_variable(cond).then(|| {
         if floating(cond) {
             Param::BMIR
         } else {
             Param::BMIS
         }
     })
+}
+
+/// Whether an expression reads a variable or an array element (rule 15: its outcome may
+/// change from one evaluation to the next).
+pub fn reads_variable(e: &Expr) -> bool {
+    match e {
+        Expr::Element { .. } | Expr::Variable(_) => true,
+        Expr::Constant { .. } => false,
+        Expr::Opaque { parts, .. } => parts.iter().any(reads_variable),
+        Expr::Paren(x) | Expr::Unary { operand: x, .. } => reads_variable(x),
+        Expr::Arith { lhs, rhs, .. }
+        | Expr::Compare { lhs, rhs, .. }
+        | Expr::Logic { lhs, rhs, .. } => reads_variable(lhs) || reads_variable(rhs),
+        Expr::Intrinsic { args, .. } => args.iter().any(reads_variable),
+        Expr::Call { .. } => true,
+    }
 }
 
 /// Whether an expression reads an array element with run-time subscripts (rule 15).
@@ -1081,35 +1105,45 @@ mod tests {
     #[test]
     fn branch_misses_are_the_minority_outcome() {
         assert_eq!(
-            count_branch_misses(100, 30, None, Some(Param::BMIS)).get(Param::BMIS),
+            count_branch_misses(100, 30, None, Some(Param::BMIS), true).get(Param::BMIS),
             30
         );
         assert_eq!(
-            count_branch_misses(100, 90, None, Some(Param::BMIS)).get(Param::BMIS),
+            count_branch_misses(100, 90, None, Some(Param::BMIS), true).get(Param::BMIS),
             10
         );
-        assert!(count_branch_misses(100, 0, None, Some(Param::BMIS)).is_empty());
+        assert!(count_branch_misses(100, 0, None, Some(Param::BMIS), true).is_empty());
         assert!(
-            count_branch_misses(5, 9, None, Some(Param::BMIS)).is_empty(),
+            count_branch_misses(5, 9, None, Some(Param::BMIS), true).is_empty(),
             "inconsistent counts give no misses"
         );
         assert!(
-            count_branch_misses(100, 50, None, None).is_empty(),
-            "scalar conditions are learned"
+            count_branch_misses(100, 50, None, None, false).is_empty(),
+            "constant conditions never miss"
+        );
+        assert!(
+            count_branch_misses(100, 50, None, Some(Param::BMIS), false).is_empty(),
+            "without a simulation, scalar conditions are taken to be learned"
+        );
+        // A scalar computed from data (a generator's sign test) misses what the simulation
+        // says.
+        assert_eq!(
+            count_branch_misses(100, 50, Some(48), Some(Param::BMIS), false).get(Param::BMIS),
+            48
         );
         // Long runs of one outcome (sorted data) change rarely: few misses.
         assert_eq!(
-            count_branch_misses(100, 50, Some(2), Some(Param::BMIS)).get(Param::BMIS),
+            count_branch_misses(100, 50, Some(2), Some(Param::BMIS), true).get(Param::BMIS),
             2
         );
         // A simulated predictor that misses more than the minority outcome (fresh random data
         // with a majority it cannot know in advance) is believed, up to every execution.
         assert_eq!(
-            count_branch_misses(100, 30, Some(40), Some(Param::BMIS)).get(Param::BMIS),
+            count_branch_misses(100, 30, Some(40), Some(Param::BMIS), true).get(Param::BMIS),
             40
         );
         assert_eq!(
-            count_branch_misses(100, 30, Some(140), Some(Param::BMIS)).get(Param::BMIS),
+            count_branch_misses(100, 30, Some(140), Some(Param::BMIS), true).get(Param::BMIS),
             100
         );
         let a = Operand::local("A", Type::Real);
@@ -1136,10 +1170,15 @@ mod tests {
         assert_eq!(branch_miss_param(&joined), Some(Param::BMIR));
         assert_eq!(
             branch_miss_param(&Expr::compare(RelOp::Gt, Expr::var(&x()), Expr::var(&y()))),
+            Some(Param::BMIR),
+            "a compare of real scalars is watched too"
+        );
+        assert_eq!(
+            branch_miss_param(&Expr::compare(RelOp::Gt, Expr::int(1), Expr::int(2))),
             None
         );
         assert_eq!(
-            count_branch_misses(10, 5, None, Some(Param::BMIR)).get(Param::BMIR),
+            count_branch_misses(10, 5, None, Some(Param::BMIR), true).get(Param::BMIR),
             5
         );
         assert!(reads_array(&Expr::compare(
