@@ -1161,6 +1161,19 @@ fn intrinsic_cases(f: Flavor, kind: CostKind) -> Vec<ChainCase> {
             }),
         },
         ChainCase {
+            // fmod's time grows with the quotient: measured at about 4096 (a value reduced
+            // by a few thousand periods); X wanders over [0, 1) and never sticks at 0.
+            param: param(Op::Remainder),
+            purpose: "X = MOD(X + 4096.37, 1): quotient 4096",
+            inits: inits_for(f, n, Some(0.5), Some(4096.37), Some(1.0)),
+            value: Box::new(move |x, k| {
+                Expr::intrinsic(
+                    "MOD",
+                    vec![Expr::arith(ArithOp::Add, v(x), v(&f.a(k))), v(&f.b(k))],
+                )
+            }),
+        },
+        ChainCase {
             param: param(Op::Sqrt),
             purpose: "X = SQRT(X) + 1: fixed point 2.618",
             inits: inits_for(f, n, Some(2.0), Some(1.0), None),

@@ -82,6 +82,9 @@ pub enum Operation {
     Sin,
     Tan,
     Sqrt,
+    /// MOD of REAL or DOUBLE PRECISION operands: a call of the library's fmod, whose time
+    /// grows with the quotient's magnitude (opcost's refinement, rule 9).
+    Remainder,
 }
 
 impl Operation {
@@ -122,6 +125,7 @@ impl Operation {
             Operation::Sin => "sine",
             Operation::Tan => "tangent",
             Operation::Sqrt => "square root",
+            Operation::Remainder => "remainder (MOD of reals, fmod)",
         }
     }
 }
@@ -355,6 +359,10 @@ catalogue! {
     QCIS = 109, 13, DivideByConstant, Integer, Single, Local, false;
     QRIS = 110, 13, RemainderByConstant, Integer, Single, Local, false;
     CSTA = 111, 9, ConstantStoreLarge, None, None, None, false;
+    MODS = 112, 11, Remainder, Real, Single, Local, false;
+    MODD = 113, 12, Remainder, Real, Double, Local, false;
+    QMDS = 114, 13, Remainder, Real, Single, Local, false;
+    QMDD = 115, 13, Remainder, Real, Double, Local, false;
 }
 
 /// Number of parameters of seed 004 table 4.11.
@@ -477,7 +485,7 @@ mod tests {
         let names: HashSet<_> = Param::ALL.iter().map(|p| p.mnemonic()).collect();
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
-        assert_eq!(Param::measured().count(), 74 + 30 + 5);
+        assert_eq!(Param::measured().count(), 74 + 30 + 5 + 4);
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //!   ACOS) as TAN, hyperbolic ones (SINH, COSH, TANH) as EXP: each is a library call of the
 //!   same cost family as the parameter it borrows.
 //! - ABS, SIGN and DIM cost about one addition of their type; MAX and MIN one compare per
-//!   argument after the first; MOD one division; DPROD one double multiplication.
+//!   argument after the first; MOD of integers one division (by a constant, a
+//!   multiplication: rule 3), MOD of reals the library's fmod (MODS, MODD); DPROD one double
+//!   multiplication.
 //! - Type conversions (INT, REAL, DBLE, NINT, ...) and character and complex intrinsics have no
 //!   parameter: they are counted as uncharacterized, by name.
 
