@@ -295,12 +295,8 @@ impl Rewriter {
     }
 }
 
-/// The line with its label field blanked.
+/// The line with its label field blanked (lines are in standard columns: `source::untab`).
 fn strip_label(line: &str) -> String {
-    let b = line.as_bytes();
-    if let Some(tab) = b.iter().take(6).position(|&c| c == b'\t') {
-        return line[tab..].to_string();
-    }
     let n = 5.min(line.len());
     if !line.is_char_boundary(n) {
         return line.to_string();
