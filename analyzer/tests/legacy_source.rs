@@ -69,3 +69,11 @@ fn declarations_go_before_the_first_executable_statement() {
     assert_eq!(dynamic(&a, Param::LOOV), 6);
     assert!(a.stats.units.iter().any(|u| u.name == "ACCUM"));
 }
+
+/// A first executable statement the parser cannot read still gets the declarations before it.
+#[test]
+fn declarations_go_before_an_unparsed_executable_statement() {
+    let a = analyzed("beyond77/array_constructor.f", &AnalyzeOptions::default());
+    assert_eq!(a.stats.skipped_statements, 1);
+    assert_eq!(dynamic(&a, Param::LOOV), 3);
+}
