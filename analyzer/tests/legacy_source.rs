@@ -77,3 +77,12 @@ fn declarations_go_before_an_unparsed_executable_statement() {
     assert_eq!(a.stats.skipped_statements, 1);
     assert_eq!(dynamic(&a, Param::LOOV), 3);
 }
+
+/// Card images with sequence numbers in columns 73-80: the copy once wrapped them onto
+/// continuation lines, where they became code.
+#[test]
+fn sequence_numbers_past_column_72_stay_ignored() {
+    let a = analyzed("sequence_numbers.f", &AnalyzeOptions::default());
+    assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
+    assert_eq!(dynamic(&a, Param::LOOV), 8);
+}
