@@ -104,7 +104,7 @@ pub fn gcov_lines(
             what: "creating a temporary directory".into(),
             source,
         })?;
-    let compiler = crate::dynamic::with_line_length(compiler, opts.line_length);
+    let compiler = crate::dynamic::program_compiler(compiler, opts);
     let mut objs = Vec::new();
     let mut copies = Vec::new();
     for (i, f) in files.iter().enumerate() {
@@ -301,7 +301,12 @@ pub fn check(
     run: &RunSpec,
 ) -> Result<(crate::Analysis, GcovCheck), AnalyzeError> {
     let a = crate::analyze_dynamic(files, opts, compiler, run)?;
-    let g = gcov_lines(files, opts, compiler, run)?;
+    // The flags the analysis built the program with, those it added included.
+    let opts = AnalyzeOptions {
+        program_flags: a.stats.program_flags.clone(),
+        ..opts.clone()
+    };
+    let g = gcov_lines(files, &opts, compiler, run)?;
     let counters = a.counters.clone().unwrap_or_default();
     let c = compare(&a.program, &counters, &g);
     Ok((a, c))

@@ -314,5 +314,6 @@ pub fn program_stats(
         skipped_statements: prog.skipped,
         blocks,
         loops,
+        program_flags: opts.program_flags.clone(),
     })
 }

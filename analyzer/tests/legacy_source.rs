@@ -86,3 +86,40 @@ fn sequence_numbers_past_column_72_stay_ignored() {
     assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
     assert_eq!(dynamic(&a, Param::LOOV), 8);
 }
+
+/// A COMPLEX array passed where a REAL array is declared, one routine called with arrays of
+/// different types: gfortran >= 10 refuses it; the analysis retries with
+/// -fallow-argument-mismatch (for the copy and the gcov build) and records the flag.
+#[test]
+fn argument_mismatches_are_built_with_the_legacy_flag() {
+    let a = analyzed("arg_mismatch.f", &AnalyzeOptions::default());
+    assert_eq!(a.added_flags, vec!["-fallow-argument-mismatch"]);
+    assert_eq!(a.stats.program_flags, a.added_flags);
+    // Main 8 + 16, RSCALE 16, RSUM and WCOPY twice 16 each.
+    assert_eq!(dynamic(&a, Param::LOOV), 8 + 16 + 16 + 2 * 16 + 2 * 16);
+    // Flags given up front are used and recorded; nothing is added.
+    let given = AnalyzeOptions {
+        program_flags: vec!["-std=legacy".into()],
+        ..AnalyzeOptions::default()
+    };
+    let a = analyzed("arg_mismatch.f", &given);
+    assert!(a.added_flags.is_empty());
+    assert_eq!(a.stats.program_flags, vec!["-std=legacy"]);
+}
+
+/// Any other compile error stays the user's: no retry hides it.
+#[test]
+fn other_compile_errors_are_not_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("broken.f");
+    std::fs::write(&f, "      PROGRAM P\n      X = Y(\n      END\n").unwrap();
+    let compiler = Compiler::find(None, &[]).expect("gfortran");
+    let e = analyzer::analyze_dynamic(
+        &[f],
+        &AnalyzeOptions::default(),
+        &compiler,
+        &RunSpec::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(e, analyzer::AnalyzeError::Compile(_)), "{e}");
+}
