@@ -1657,6 +1657,31 @@ fn stmt_names(s: &Stmt, out: &mut HashSet<String>) {
     }
 }
 
+/// Every name a statement declares, reads or sets (I/O lists aside: they are not kept).
+pub(crate) fn names_in(s: &Stmt) -> HashSet<String> {
+    let mut out = HashSet::new();
+    stmt_names(s, &mut out);
+    match s {
+        Stmt::TypeDecl(_, ents) | Stmt::Dimension(ents) => {
+            out.extend(ents.iter().map(|e| e.name.clone()))
+        }
+        Stmt::Common(blocks) => out.extend(
+            blocks
+                .iter()
+                .flat_map(|(_, ents)| ents.iter().map(|e| e.name.clone())),
+        ),
+        Stmt::Do(_, ctl) => {
+            out.insert(ctl.var.clone());
+        }
+        Stmt::AssignLabel(_, v) | Stmt::AssignedGoto(v, _) => {
+            out.insert(v.clone());
+        }
+        Stmt::LogicalIf(_, inner, _) => out.extend(names_in(inner)),
+        _ => {}
+    }
+    out
+}
+
 /// Names an expression reads (arrays, variables, functions).
 fn sexpr_names(e: &SExpr, out: &mut HashSet<String>) {
     match e {

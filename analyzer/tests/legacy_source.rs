@@ -123,3 +123,25 @@ fn other_compile_errors_are_not_retried() {
     .unwrap_err();
     assert!(matches!(e, analyzer::AnalyzeError::Compile(_)), "{e}");
 }
+
+/// A unit's set-up in its entry block at later lines (assumed-length CHARACTER dummies, an
+/// implicitly typed ASSIGN variable): gcov counted the lines it touches with the entry block's
+/// runs instead of or besides their own (lexer.f, oldstyle.f of the check corpus).
+#[test]
+fn entry_block_set_up_lines_are_checked_within_bounds() {
+    let a = analyzed("entry_setup.f", &AnalyzeOptions::default());
+    assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
+    assert_eq!(dynamic(&a, Param::LOOV), 5);
+}
+
+/// Two DO loops ending on one statement, the inner one with a run-time step: gcov's DO line
+/// counted neither entries nor entries + iterations, its back edge iterations - entries.
+#[test]
+fn a_bottom_tested_do_loop_is_checked_by_its_back_edge() {
+    let a = analyzed("shared_step.f", &AnalyzeOptions::default());
+    assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
+    // 200, 13 and 199 iterations of the unit-step loops.
+    let inner: u64 = (2..=14u64).map(|i| (200 - i * i) / i + 1).sum();
+    assert_eq!(dynamic(&a, Param::LOOV), 200 + 13 + 199);
+    assert_eq!(dynamic(&a, Param::LOOX), inner);
+}
