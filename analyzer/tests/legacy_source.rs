@@ -145,3 +145,12 @@ fn a_bottom_tested_do_loop_is_checked_by_its_back_edge() {
     assert_eq!(dynamic(&a, Param::LOOV), 200 + 13 + 199);
     assert_eq!(dynamic(&a, Param::LOOX), inner);
 }
+
+/// I/O lists with implied DO loops (the BLAS testers read and write their parameters so):
+/// gcov counted each loop's iterations on the statement's line.
+#[test]
+fn io_statements_with_implied_do_lists_are_checked_from_below() {
+    let a = analyzed("implied_do_io.f", &AnalyzeOptions::default());
+    assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
+    assert_eq!(dynamic(&a, Param::LOOV), 4);
+}
