@@ -14,9 +14,11 @@
 //!   every loop ending there), the two statements after an arithmetic IF or assigned GO TO
 //!   (the jumps of the dispatch), an assigned GO TO itself (its compare chain) and an
 //!   unconditional GO TO, also as a logical IF's consequent (gcc gives the jump the location of its target, so gcov counts the
-//!   target's executions on the GO TO's line, or on the next line for a consequent). These lines
-//!   are checked to be at least the analyzer's count and at most that count plus the
-//!   executions of the code gcc moved there; they are reported as *bounded*, not *equal*.
+//!   target's executions on the GO TO's line, or on the next line for a consequent), and a
+//!   RETURN, also as a consequent (the unit's RETURNs jump to one return block, which gcc
+//!   places on one of them). These lines are checked to be at least the analyzer's count and
+//!   at most that count plus the executions of the code gcc moved there; they are reported as
+//!   *bounded*, not *equal*.
 //! - gcc sets a unit up in its entry block at later lines: the lengths of assumed-length
 //!   CHARACTER dummies at the END line, the label slot of an ASSIGN variable at its first
 //!   appearance. gcov credits each block to its last line and counts a line with no block of
@@ -29,7 +31,10 @@
 //!   statement's count (the analyzer does not count the list's items).
 //! - A DO loop whose step is known only at run time is tested at its bottom: when its line
 //!   counts neither entries nor entries + iterations, one of its branches must be the
-//!   iterations, or the iterations less the entries (the back edge).
+//!   iterations, or the iterations less the entries (the back edge), or two of them must add
+//!   up to the iterations (the entry test's way in and the bottom test's way back, when the
+//!   loop may also be left by GO TO or RETURN: its line then counts the entries plus the
+//!   iterations that reached its end).
 
 use crate::analysis::Program;
 use crate::stats::eval;
@@ -263,6 +268,25 @@ fn io_with_implied_do(stmt: &Stmt, text: &str) -> bool {
     false
 }
 
+/// Whether `s` is a RETURN, also as a logical IF's consequent.
+fn returns_of(s: Option<&Stmt>) -> bool {
+    match s {
+        Some(Stmt::Return(_)) => true,
+        Some(Stmt::LogicalIf(_, inner, _)) => returns_of(Some(inner)),
+        _ => false,
+    }
+}
+
+/// How often statement `st` returns: its executions for a RETURN, its consequent's for a
+/// logical IF's RETURN.
+fn return_runs(st: &crate::analysis::StmtInfo) -> Option<&crate::analysis::Mult> {
+    match &st.stmt {
+        Some(Stmt::Return(_)) => st.exec.as_ref(),
+        Some(Stmt::LogicalIf(_, inner, _)) if returns_of(Some(inner)) => st.consequent.as_ref(),
+        _ => None,
+    }
+}
+
 /// The ASSIGN statement of `s`, also as a logical IF's consequent.
 fn assigned_label(s: Option<&Stmt>) -> Option<&Stmt> {
     match s? {
@@ -294,6 +318,13 @@ pub fn compare(prog: &Program, counters: &[u64], gcov: &[HashMap<u32, GcovLine>]
         }
     }
     let setup = entry_setup_statements(prog);
+    // The RETURNs run in each unit, which gcc sends through one return block.
+    let mut returns: HashMap<usize, u64> = HashMap::new();
+    for st in &prog.stmts {
+        if let Some(m) = return_runs(st) {
+            *returns.entry(st.unit).or_default() += value(m);
+        }
+    }
     for (s, st) in prog.stmts.iter().enumerate() {
         let Some(exec) = st.exec.as_ref() else {
             continue;
@@ -328,9 +359,11 @@ pub fn compare(prog: &Program, counters: &[u64], gcov: &[HashMap<u32, GcovLine>]
                 chk.do_lines += 1;
                 let back_edge = iters.checked_sub(n);
                 let by_branch = entries.iter().any(|e| {
-                    e.branches
-                        .iter()
-                        .any(|&b| b == iters || Some(b) == back_edge)
+                    let b = &e.branches;
+                    b.iter().any(|&x| x == iters || Some(x) == back_edge)
+                        || b.iter().enumerate().any(|(i, &x)| {
+                            b[i + 1..].iter().any(|&y| x.checked_add(y) == Some(iters))
+                        })
                 });
                 if main_line != n && main_line != n + iters && !by_branch {
                     miss(
@@ -359,6 +392,13 @@ pub fn compare(prog: &Program, counters: &[u64], gcov: &[HashMap<u32, GcovLine>]
                     _ if io_with_implied_do(stmt, &src.text) => Some(u64::MAX),
                     (_, Stmt::AssignedGoto(_, labels)) => Some(n * labels.len().max(1) as u64),
                     (_, Stmt::Goto(l)) => Some(exec_at.get(&(st.unit, *l)).copied().unwrap_or(0)),
+                    _ if returns_of(Some(stmt)) => Some(
+                        returns
+                            .get(&st.unit)
+                            .copied()
+                            .unwrap_or(0)
+                            .saturating_sub(return_runs(st).map_or(0, value)),
+                    ),
                     (Some(Stmt::Do(..) | Stmt::DoWhile(..)), _) => Some(prev_exec),
                     (Some(Stmt::LogicalIf(_, inner, _)), _) if matches!(**inner, Stmt::Goto(_)) => {
                         prev.and_then(|p| p.consequent.as_ref()).map(value)

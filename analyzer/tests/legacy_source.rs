@@ -154,3 +154,24 @@ fn io_statements_with_implied_do_lists_are_checked_from_below() {
     assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
     assert_eq!(dynamic(&a, Param::LOOV), 4);
 }
+
+/// A unit's RETURNs share one return block, which gcc placed on a RETURN that never ran:
+/// gcov counted the other RETURN's runs there (LAPACK's DGTTRS).
+#[test]
+fn a_return_line_may_count_the_units_other_returns() {
+    let a = analyzed("return_block.f", &AnalyzeOptions::default());
+    assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
+    // 20 calls of SOLVE, 5 of them returning at once; WORK called once for the 5 with one
+    // right-hand side, once per right-hand side (25 in all) for the other 10.
+    assert_eq!(dynamic(&a, Param::PROC), 20 + 5 + 25);
+}
+
+/// A DO loop with a constant non-unit step, left early by GO TO and RETURN and entered with
+/// no iteration at times: gcov's DO line counted its entries plus the iterations that reached
+/// its end (LAPACK's DLASQ4).
+#[test]
+fn a_do_loop_left_early_is_checked_by_its_branches() {
+    let a = analyzed("early_exit_step.f", &AnalyzeOptions::default());
+    assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
+    assert_eq!(dynamic(&a, Param::LOOV), 40 + 30);
+}
