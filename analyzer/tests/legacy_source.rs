@@ -175,3 +175,12 @@ fn a_do_loop_left_early_is_checked_by_its_branches() {
     assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
     assert_eq!(dynamic(&a, Param::LOOV), 40 + 30);
 }
+
+/// A continued WRITE right after an END IF closing a loop: gcov counted its last line twice as
+/// often as it ran (the join's location), its first line as often (LAPACK's eigenvalue tester).
+#[test]
+fn a_continued_statement_is_confirmed_by_any_of_its_lines() {
+    let a = analyzed("continued_after_join.f", &AnalyzeOptions::default());
+    assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
+    assert_eq!(dynamic(&a, Param::LOOV), 5 + 5 * 4);
+}
