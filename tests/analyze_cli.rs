@@ -130,3 +130,38 @@ fn a_program_that_does_not_compile_is_reported_as_such() {
         .failure()
         .stderr(predicate::str::contains("failed to compile"));
 }
+
+/// Legacy code gfortran >= 10 refuses (argument mismatches) is built with
+/// -fallow-argument-mismatch, says so, and records it; given up front, no note.
+#[test]
+fn argument_mismatches_are_built_with_the_legacy_flag_and_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("am.json");
+    let flags_of = |json: &std::path::Path| {
+        let stats: model::ProgramStats =
+            model::parse_versioned(&std::fs::read_to_string(json).unwrap()).unwrap();
+        stats.program_flags
+    };
+    opcost()
+        .args(["analyze", "--dynamic", "--gcov-check", "--json"])
+        .arg(&json)
+        .arg(fixture("arg_mismatch.f"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "note: gfortran refuses the program",
+        ))
+        .stderr(predicate::str::contains(
+            "--program-flags \"-fallow-argument-mismatch\"",
+        ));
+    assert_eq!(flags_of(&json), vec!["-fallow-argument-mismatch"]);
+    opcost()
+        .args(["analyze", "--dynamic", "--json"])
+        .arg(&json)
+        .args(["--program-flags", "-std=legacy -O0"])
+        .arg(fixture("arg_mismatch.f"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("note:").not());
+    assert_eq!(flags_of(&json), vec!["-std=legacy", "-O0"]);
+}

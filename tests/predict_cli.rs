@@ -203,6 +203,36 @@ fn a_loop_of_array_statements_lasts_at_least_its_instructions_issue_time() {
     assert!(q["total"]["time"]["mean_ns"].as_f64().unwrap() < total);
 }
 
+/// Legacy code gfortran >= 10 refuses (argument mismatches): the counting run adds
+/// -fallow-argument-mismatch and says so, and the loops' instructions are counted from a
+/// build with it (no rule-17 warning).
+#[test]
+fn predict_builds_legacy_code_with_the_flags_it_needs() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("p.json");
+    let out = Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["predict", "--machine"])
+        .arg(quick_machine())
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("analyzer/tests/fixtures/arg_mismatch.f"))
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    let stderr = String::from_utf8_lossy(&out);
+    assert!(stderr.contains("-fallow-argument-mismatch"), "{stderr}");
+    let p: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let warnings = p["warnings"].to_string();
+    assert!(!warnings.contains("rule 17"), "{warnings}");
+}
+
 #[test]
 fn validate_reports_real_against_predicted() {
     if !have_gfortran() {

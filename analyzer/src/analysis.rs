@@ -414,6 +414,53 @@ fn do_unit_step(lw: &mut Lower, ctl: &DoControl) -> bool {
     rules::is_unit_step(step.as_ref())
 }
 
+/// Keywords that begin the statements before a unit's first executable statement (unit
+/// headers, specifications, DATA, FORMAT, ENTRY), common extensions included.
+const NOT_EXECUTABLE_KEYWORDS: &[&str] = &[
+    "PROGRAM",
+    "SUBROUTINE",
+    "FUNCTION",
+    "BLOCKDATA",
+    "ENTRY",
+    "FORMAT",
+    "IMPLICIT",
+    "INTEGER",
+    "REAL",
+    "DOUBLE",
+    "COMPLEX",
+    "LOGICAL",
+    "CHARACTER",
+    "BYTE",
+    "DIMENSION",
+    "COMMON",
+    "PARAMETER",
+    "EXTERNAL",
+    "INTRINSIC",
+    "SAVE",
+    "EQUIVALENCE",
+    "DATA",
+    "NAMELIST",
+    "POINTER",
+    "STRUCTURE",
+    "RECORD",
+    "UNION",
+    "MAP",
+    "ENDSTRUCTURE",
+    "ENDUNION",
+    "ENDMAP",
+    "AUTOMATIC",
+    "STATIC",
+    "VOLATILE",
+    "INCLUDE",
+];
+
+/// Whether a statement the parser could not read is executable, judged by its first word: the
+/// counters' declarations must go before it if it is (gfortran refuses a declaration after an
+/// executable statement), after it if it declares something.
+fn unparsed_is_executable(text: &str) -> bool {
+    !NOT_EXECUTABLE_KEYWORDS.iter().any(|k| text.starts_with(k))
+}
+
 fn is_executable(s: &Stmt) -> bool {
     !(s.is_specification()
         || s.is_unit_header()
@@ -656,12 +703,15 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                 }
             }
         }
-        let exec = s.as_ref().is_some_and(is_executable);
+        let exec = match &s {
+            Some(s) => is_executable(s),
+            None => unparsed_is_executable(&st.text),
+        };
         let decl_candidate = match &s {
             Some(Stmt::NoCost(k)) => *k == "DATA" || *k == "statement function",
             Some(Stmt::End) => true,
             Some(other) => exec && !matches!(other, Stmt::Format),
-            None => false,
+            None => exec,
         };
         if decl_candidate && decl_at.is_none() {
             decl_at = Some(first_stmt + idx_here);
@@ -1614,6 +1664,31 @@ fn stmt_names(s: &Stmt, out: &mut HashSet<String>) {
         Stmt::Io(_, a) => args(a, out),
         _ => {}
     }
+}
+
+/// Every name a statement declares, reads or sets (I/O lists aside: they are not kept).
+pub(crate) fn names_in(s: &Stmt) -> HashSet<String> {
+    let mut out = HashSet::new();
+    stmt_names(s, &mut out);
+    match s {
+        Stmt::TypeDecl(_, ents) | Stmt::Dimension(ents) => {
+            out.extend(ents.iter().map(|e| e.name.clone()))
+        }
+        Stmt::Common(blocks) => out.extend(
+            blocks
+                .iter()
+                .flat_map(|(_, ents)| ents.iter().map(|e| e.name.clone())),
+        ),
+        Stmt::Do(_, ctl) => {
+            out.insert(ctl.var.clone());
+        }
+        Stmt::AssignLabel(_, v) | Stmt::AssignedGoto(v, _) => {
+            out.insert(v.clone());
+        }
+        Stmt::LogicalIf(_, inner, _) => out.extend(names_in(inner)),
+        _ => {}
+    }
+    out
 }
 
 /// Names an expression reads (arrays, variables, functions).

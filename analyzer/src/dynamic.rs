@@ -143,7 +143,7 @@ pub fn analyze_dynamic(
     run: &RunSpec,
 ) -> Result<Analysis, AnalyzeError> {
     let program = crate::load(files, opts)?;
-    let compiler = with_line_length(compiler, opts.line_length);
+    let mut compiler = program_compiler(compiler, opts);
     let dir = tempfile::Builder::new()
         .prefix("opcost-analyze-")
         .tempdir()
@@ -152,7 +152,12 @@ pub fn analyze_dynamic(
             source,
         })?;
     // The original must compile: otherwise the user's error, not ours.
-    check_original_compiles(files, dir.path(), &compiler)?;
+    let added_flags = legacy_flags(files, dir.path(), &compiler)?;
+    compiler.flags.extend(added_flags.iter().cloned());
+    let opts = &AnalyzeOptions {
+        program_flags: [opts.program_flags.clone(), added_flags.clone()].concat(),
+        ..opts.clone()
+    };
     if program.probes.is_empty() {
         return Err(AnalyzeError::Empty);
     }
@@ -167,7 +172,6 @@ pub fn analyze_dynamic(
         None => dir.path().to_path_buf(),
     };
     // INCLUDE files are found next to the originals.
-    let mut compiler = compiler;
     for f in files {
         if let Some(d) = f.parent().filter(|d| !d.as_os_str().is_empty()) {
             let d = std::fs::canonicalize(d).unwrap_or_else(|_| d.to_path_buf());
@@ -240,19 +244,63 @@ pub fn analyze_dynamic(
         diagnostics,
         program,
         counters: Some(counters),
+        added_flags,
     })
+}
+
+/// The compiler of the program's own builds: the system's, with the line length the analysis
+/// was told about and the program's extra flags.
+pub fn program_compiler(compiler: &Compiler, opts: &AnalyzeOptions) -> Compiler {
+    let mut c = with_line_length(compiler, opts.line_length);
+    c.flags.extend(opts.program_flags.iter().cloned());
+    c
+}
+
+/// gfortran's errors (since version 10) for an actual argument of another type or rank than
+/// its dummy, or than another call's: what Fortran 77 codes did everywhere (a COMPLEX array
+/// passed as REAL, one work routine for arrays of any type), now refused by default.
+const ARGUMENT_MISMATCH: [&str; 3] = [
+    "mismatch in argument",
+    "mismatch between actual argument",
+    "Interface mismatch in dummy procedure",
+];
+
+/// What such codes are built with, tried in order when the original fails with one of those
+/// errors: the mismatches as warnings, else the legacy standard (which implies it).
+pub const LEGACY_FLAGS: [&str; 2] = ["-fallow-argument-mismatch", "-std=legacy"];
+
+/// Check that the original compiles, retrying once with [`LEGACY_FLAGS`] when gfortran refuses
+/// it for argument mismatches; returns the flag that was needed, if any. Any other error is the
+/// user's (as the first compilation reported it).
+pub fn legacy_flags(
+    files: &[PathBuf],
+    dir: &Path,
+    compiler: &Compiler,
+) -> Result<Vec<String>, AnalyzeError> {
+    let Err(first) = check_original_compiles(files, dir, compiler) else {
+        return Ok(Vec::new());
+    };
+    if !ARGUMENT_MISMATCH.iter().any(|m| first.stderr.contains(m)) {
+        return Err(AnalyzeError::Compile(first));
+    }
+    for flag in LEGACY_FLAGS {
+        let mut c = compiler.clone();
+        c.flags.push(flag.to_string());
+        if check_original_compiles(files, dir, &c).is_ok() {
+            return Ok(vec![flag.to_string()]);
+        }
+    }
+    Err(AnalyzeError::Compile(first))
 }
 
 fn check_original_compiles(
     files: &[PathBuf],
     dir: &Path,
     compiler: &Compiler,
-) -> Result<(), AnalyzeError> {
+) -> Result<(), harness::CompileError> {
     for (i, f) in files.iter().enumerate() {
         let obj = dir.join(format!("orig{i}.o"));
-        compiler
-            .compile_object(f, &obj, &["-fsyntax-only"])
-            .map_err(AnalyzeError::Compile)?;
+        compiler.compile_object(f, &obj, &["-fsyntax-only"])?;
     }
     Ok(())
 }

@@ -198,6 +198,16 @@ impl Rewriter {
         out
     }
 
+    /// An original line, cut at the line length: the compiler ignores what is past it (card
+    /// sequence numbers in columns 73-80), which wrapped would become code.
+    fn push_original(&self, text: &mut String, line: &str) {
+        match line.char_indices().nth(self.line_length) {
+            Some((cut, _)) => self.push(text, &line[..cut]),
+            None => self.push(text, line),
+        }
+    }
+
+    /// A line the rewriter wrote or edited.
     fn push(&self, text: &mut String, line: &str) {
         // Lines the rewriter edits may grow: wrap them onto continuation lines.
         let chars: Vec<char> = line.chars().collect();
@@ -260,7 +270,7 @@ impl Rewriter {
                 let cut = (c as usize).saturating_sub(1).min(lines[k].len());
                 let head = &lines[k][..cut];
                 for line in &lines[..k] {
-                    self.push(text, line);
+                    self.push_original(text, line);
                 }
                 if head.chars().count() + 5 <= self.line_length {
                     self.push(text, &format!("{head} THEN"));
@@ -272,15 +282,15 @@ impl Rewriter {
                     self.push(text, &fixed_line(None, b));
                 }
                 let tail = format!("{}{}", " ".repeat(cut.max(6)), &lines[k][cut..]);
-                self.push(text, &tail);
+                self.push_original(text, &tail);
                 for line in &lines[k + 1..] {
-                    self.push(text, line);
+                    self.push_original(text, line);
                 }
                 self.push(text, &fixed_line(None, "END IF"));
             }
             _ => {
                 for line in &lines {
-                    self.push(text, line);
+                    self.push_original(text, line);
                 }
             }
         }
@@ -295,12 +305,8 @@ impl Rewriter {
     }
 }
 
-/// The line with its label field blanked.
+/// The line with its label field blanked (lines are in standard columns: `source::untab`).
 fn strip_label(line: &str) -> String {
-    let b = line.as_bytes();
-    if let Some(tab) = b.iter().take(6).position(|&c| c == b'\t') {
-        return line[tab..].to_string();
-    }
     let n = 5.min(line.len());
     if !line.is_char_boundary(n) {
         return line.to_string();

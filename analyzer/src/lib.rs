@@ -50,6 +50,10 @@ pub struct AnalyzeOptions {
     /// of such an IF; without it the run counts blocks only, and BMIS falls back to
     /// min(taken, not taken), the best static guess.
     pub simulate_branches: bool,
+    /// Extra compiler flags for the program's own builds (the instrumented copy, the gcov
+    /// build; predict's and validate's builds read them back from the ProgramStats): what
+    /// legacy code is built with, e.g. `-fallow-argument-mismatch` or `-std=legacy`.
+    pub program_flags: Vec<String>,
 }
 
 impl Default for AnalyzeOptions {
@@ -59,6 +63,7 @@ impl Default for AnalyzeOptions {
             program_name: None,
             keep_instrumented: None,
             simulate_branches: false,
+            program_flags: Vec::new(),
         }
     }
 }
@@ -195,6 +200,9 @@ pub struct Analysis {
     pub program: Program,
     /// Probe counter values of the run (dynamic analyses only).
     pub counters: Option<Vec<u64>>,
+    /// Flags the analysis added to the program's builds because gfortran refused the
+    /// original without them (see [`dynamic::LEGACY_FLAGS`]); also in `stats.program_flags`.
+    pub added_flags: Vec<String>,
 }
 
 /// Read and parse the files (no counts yet).
@@ -233,6 +241,7 @@ pub fn analyze_static(files: &[PathBuf], opts: &AnalyzeOptions) -> Result<Analys
         diagnostics: program.diagnostics.clone(),
         program,
         counters: None,
+        added_flags: Vec::new(),
     })
 }
 

@@ -899,7 +899,7 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
     for kw in IO_KEYWORDS {
         if let Some(r) = t.strip_prefix(kw) {
             if r.is_empty()
-                || r.starts_with(['(', '*', ','])
+                || r.starts_with(['(', '*', ',', '\'', '"'])
                 || r.starts_with(|c: char| c.is_ascii_alphanumeric())
             {
                 return Ok(Stmt::Io(kw, Vec::new()));
@@ -1043,6 +1043,11 @@ mod tests {
         assert!(matches!(
             statement("WRITE(6,100)X"),
             Ok(Stmt::Io("WRITE", _))
+        ));
+        // A format given as a character constant.
+        assert!(matches!(
+            statement("PRINT'(1X,I5)',K"),
+            Ok(Stmt::Io("PRINT", _))
         ));
     }
 

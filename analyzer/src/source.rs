@@ -4,6 +4,10 @@
 //! letters upper-cased outside character constants, since blanks carry no meaning in fixed
 //! form (`GO TO` = `GOTO`). A map from every squeezed character back to its line and column
 //! keeps error messages and the instrumentation exact.
+//!
+//! TAB-form lines (DEC: a TAB in columns 1-6 ends the label field) are put in standard columns
+//! as they are read ([`untab`]), so every column here, and every line of the instrumented
+//! copy, is a fixed-form column as gfortran counts it.
 
 /// A `C$OPCOST REGION name` / `C$OPCOST END REGION` directive (seed 004 section 5.3).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,6 +133,25 @@ pub fn layout(line: &str) -> Layout {
     }
 }
 
+/// A TAB-form line in standard columns: its label field padded to columns 1-5, the
+/// continuation digit (if any) in column 6, the statement field from column 7, as gfortran
+/// reads it (a TAB further right is one blank, as gfortran also counts it). `None` for lines
+/// already in standard columns and for comment lines.
+pub fn untab(line: &str) -> Option<String> {
+    let tab = line.bytes().take(6).position(|c| c == b'\t')?;
+    if is_comment(line) {
+        return None;
+    }
+    let lay = layout(line);
+    let label = &line[..tab];
+    let mark = if lay.continuation {
+        &line[tab + 1..tab + 2]
+    } else {
+        " "
+    };
+    Some(format!("{label:<5}{mark}{}", &line[lay.body_start..]))
+}
+
 fn parse_label(field: &str) -> (Option<u32>, bool) {
     let digits: String = field.chars().filter(|c| !c.is_whitespace()).collect();
     if digits.is_empty() {
@@ -188,7 +211,10 @@ impl Squeezer {
 
 /// Read fixed-form text into statements. `line_length` is 72 (standard) or longer.
 pub fn split(path: &str, file: usize, text: &str, line_length: usize) -> SourceFile {
-    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| untab(l).unwrap_or_else(|| l.to_string()))
+        .collect();
     let mut statements = Vec::new();
     let mut regions: Vec<String> = Vec::new();
     let mut problems = Vec::new();
@@ -334,5 +360,20 @@ mod tests {
         let f = split("t.f", 0, src, 72);
         assert_eq!(f.statements[0].label, Some(10));
         assert_eq!(f.statements[0].text, "X=1+2");
+        // Read in standard columns: `X` in column 7, the continuation mark in column 6.
+        assert_eq!(f.lines, vec!["10    X = 1 +", "     1 2"]);
+        assert_eq!(f.statements[0].position(0), (1, 7));
+    }
+
+    #[test]
+    fn untab_keeps_inner_tabs_comments_and_fixed_lines() {
+        assert_eq!(
+            untab("\tIF (J.GT.2)\tGO TO 53").unwrap(),
+            "      IF (J.GT.2)\tGO TO 53"
+        );
+        assert_eq!(untab("  100\tCONTINUE").unwrap(), "  100 CONTINUE");
+        assert_eq!(untab("C\tcomment"), None);
+        assert_eq!(untab("      X = 1"), None);
+        assert_eq!(untab("\t"), None); // a blank line
     }
 }

@@ -320,5 +320,6 @@ pub fn program_stats(
         skipped_statements: prog.skipped,
         blocks,
         loops,
+        program_flags: opts.program_flags.clone(),
     })
 }

@@ -49,6 +49,11 @@ pub struct ProgramStats {
     /// Innermost loops with their dependence chains (rule 14; absent in older files).
     #[serde(default)]
     pub loops: Vec<LoopStats>,
+    /// Compiler flags the program's own builds need beyond the system's (absent when none):
+    /// those the user gave and those the analyzer added when gfortran refused the program's
+    /// legacy code (`-fallow-argument-mismatch`), so every later build can reproduce them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub program_flags: Vec<String>,
 }
 
 /// An innermost loop and the chains it carries from one iteration to the next (rule 14).

@@ -235,6 +235,7 @@ mod tests {
             skipped_statements: 0,
             blocks: vec![],
             loops: vec![],
+            program_flags: vec![],
         }
     }
 

@@ -41,7 +41,9 @@ pub fn fill_loop_instructions(
     if stats.loops.iter().all(|l| l.iterations.is_none()) {
         return Ok(());
     }
-    let compiler = Compiler::find(Some(&machine.compiler.path), &machine.compiler.flags)?;
+    // The machine's flags plus those the program's builds need (legacy code).
+    let flags = [machine.compiler.flags.clone(), stats.program_flags.clone()].concat();
+    let compiler = Compiler::find(Some(&machine.compiler.path), &flags)?;
     let dir = tempfile::tempdir()?;
     let mut lines = LineInstructions::default();
     for f in &stats.source_files {

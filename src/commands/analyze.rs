@@ -14,6 +14,7 @@ use std::time::Duration;
   opcost analyze prog.f --dynamic --json results/prog.stats.json --csv -
   opcost analyze prog.f --dynamic --branches --json prog.stats.json   # input for predict
   opcost analyze prog.f --dynamic --gcov-check             # compare counts with gcov
+  opcost analyze old.f --dynamic --program-flags \"-std=legacy\"   # legacy code's own flags
 
 Regions: comment lines `C$OPCOST REGION name` ... `C$OPCOST END REGION` give partial reports.")]
 pub struct Args {
@@ -49,6 +50,12 @@ pub struct Args {
         allow_hyphen_values = true
     )]
     flags: String,
+    /// Extra compiler flags for the program's own builds (legacy code: e.g.
+    /// "-fallow-argument-mismatch" or "-std=legacy"); recorded in the ProgramStats, so predict
+    /// builds it the same way. Without them, a program gfortran refuses for argument
+    /// mismatches is built with -fallow-argument-mismatch (or -std=legacy), with a note
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    program_flags: Option<String>,
     /// Fixed-form line length
     #[arg(long, value_name = "72|132", default_value_t = 72)]
     line_length: usize,
@@ -86,6 +93,11 @@ pub fn run(a: Args) -> Result<()> {
         program_name: a.name.clone(),
         keep_instrumented: a.keep_instrumented.clone(),
         simulate_branches: a.branches,
+        program_flags: a
+            .program_flags
+            .as_deref()
+            .map(Compiler::split_flags)
+            .unwrap_or_default(),
     };
     let analysis = if a.dynamic {
         let compiler = Compiler::find(Some(&a.compiler), &Compiler::split_flags(&a.flags))?;
@@ -132,6 +144,9 @@ fn report(a: &Args, analysis: &analyzer::Analysis) -> Result<()> {
     for d in &analysis.diagnostics {
         eprintln!("{d}");
     }
+    if let Some(note) = added_flags_note(analysis) {
+        eprintln!("{note}");
+    }
     let skipped = analysis.stats.skipped_statements;
     if skipped > 0 {
         eprintln!(
@@ -161,4 +176,19 @@ fn report(a: &Args, analysis: &analyzer::Analysis) -> Result<()> {
         super::write_output(c, &bytes).context("writing the CSV")?;
     }
     Ok(())
+}
+
+/// The note shown when the analysis added flags to the program's builds, so the user sees how
+/// it was built and can do the same.
+pub fn added_flags_note(analysis: &analyzer::Analysis) -> Option<String> {
+    if analysis.added_flags.is_empty() {
+        return None;
+    }
+    let added = analysis.added_flags.join(" ");
+    Some(format!(
+        "note: gfortran refuses the program as it is (argument mismatches, errors since \
+         gfortran 10), so it was built with `{added}`, as legacy codes are; the flags are \
+         recorded as program_flags in the ProgramStats; --program-flags \"{}\" says so up front",
+        analysis.stats.program_flags.join(" ")
+    ))
 }

@@ -206,6 +206,7 @@ pub fn run(a: Args) -> Result<()> {
                 &[],
                 None,
                 Duration::from_secs(600),
+                &[],
             )?;
             let m: Vec<Option<f64>> = measured
                 .iter()

@@ -31,6 +31,10 @@ pub struct Args {
     /// Time limit of the counting run, seconds
     #[arg(long, default_value_t = 600.0)]
     time_limit: f64,
+    /// Extra compiler flags for the program's builds (legacy code: e.g.
+    /// "-fallow-argument-mismatch"), as for `opcost analyze`; a ProgramStats file brings its own
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    program_flags: Option<String>,
     /// Write the prediction as JSON ("-" for stdout)
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -43,13 +47,14 @@ pub struct Args {
 }
 
 /// Program statistics from a ProgramStats file, or by analyzing sources dynamically with the
-/// machine's compiler and flags.
+/// machine's compiler and flags (plus `program_flags`, the program's own).
 pub fn program_stats(
     files: &[PathBuf],
     machine: &Characterization,
     run_args: &[String],
     stdin: Option<&Path>,
     time_limit: Duration,
+    program_flags: &[String],
 ) -> Result<ProgramStats> {
     if files.len() == 1 && files[0].extension().is_some_and(|e| e == "json") {
         let text = std::fs::read_to_string(&files[0])
@@ -62,6 +67,7 @@ pub fn program_stats(
         files,
         &analyzer::AnalyzeOptions {
             simulate_branches: true,
+            program_flags: program_flags.to_vec(),
             ..analyzer::AnalyzeOptions::default()
         },
         &compiler,
@@ -79,6 +85,9 @@ pub fn program_stats(
     {
         eprintln!("{d}");
     }
+    if let Some(note) = crate::commands::analyze::added_flags_note(&analysis) {
+        eprintln!("{note}");
+    }
     Ok(analysis.stats)
 }
 
@@ -90,6 +99,10 @@ pub fn run(a: Args) -> Result<()> {
         &a.run_args,
         a.stdin.as_deref(),
         Duration::from_secs_f64(a.time_limit),
+        &a.program_flags
+            .as_deref()
+            .map(harness::Compiler::split_flags)
+            .unwrap_or_default(),
     )?;
     let p = predictor::predict_program(&stats, &machine);
     print_part(&p.total, true);
