@@ -688,3 +688,34 @@ fn validate_refuses_an_unwritable_output_before_any_run() {
     assert!(text.contains("cannot create the folder"), "{text}");
     assert!(start.elapsed().as_secs() < 5);
 }
+
+#[test]
+fn validate_builds_legacy_code_with_the_flags_the_analysis_needed() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    // COMPLEX arrays passed where REAL ones are declared: gfortran >= 10 refuses it without
+    // -fallow-argument-mismatch; the analysis adds it and the timed build must use it too.
+    let dir = tempfile::tempdir().unwrap();
+    let legacy =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("analyzer/tests/fixtures/arg_mismatch.f");
+    let json = dir.path().join("v.json");
+    Command::cargo_bin("opcost")
+        .unwrap()
+        .args(["validate", "--runs", "1", "--no-profile", "--no-host-probe"])
+        .arg("--machine")
+        .arg(quick_machine())
+        .arg("--csv")
+        .arg(dir.path().join("v.csv"))
+        .arg("--plot")
+        .arg(dir.path().join("v.svg"))
+        .arg("--json")
+        .arg(&json)
+        .arg(&legacy)
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["summary"]["programs"], 1);
+    assert!(v["failed"].as_array().unwrap().is_empty());
+}

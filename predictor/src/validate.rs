@@ -460,32 +460,28 @@ pub struct PreparedProgram {
     _dir: tempfile::TempDir,
 }
 
-/// The system's compiler with the extra flags a program needs.
-fn compiler_for(
-    program: &ProgramSpec,
-    machine: &Characterization,
-) -> Result<Compiler, harness::CompilerError> {
-    let mut flags = machine.compiler.flags.clone();
-    flags.extend(program.flags.iter().cloned());
-    Compiler::find(Some(&machine.compiler.path), &flags)
-}
-
-/// Analyze a program dynamically with the characterization's compiler and flags (the
-/// counting run simulates the branch predictor, rule 15).
+/// Analyze a program dynamically with the characterization's compiler and flags plus the
+/// program's own (the counting run simulates the branch predictor, rule 15). The flags the
+/// program was finally built with (its own and any legacy flags the analyzer had to add) are
+/// the analysis's `stats.program_flags`, and the system's compiler is returned with them, so
+/// the timed build is the counted one.
 pub(crate) fn analyze_for(
     program: &ProgramSpec,
     machine: &Characterization,
     time_limit: Duration,
 ) -> Result<(Compiler, analyzer::Analysis), ValidateError> {
-    let compiler = compiler_for(program, machine).map_err(|e| ValidateError::Analyze {
+    let failed = |e| ValidateError::Analyze {
         program: program.name.clone(),
         error: analyzer::AnalyzeError::Compiler(e),
-    })?;
+    };
+    let compiler =
+        Compiler::find(Some(&machine.compiler.path), &machine.compiler.flags).map_err(failed)?;
     let analysis = analyzer::analyze_dynamic(
         &program.sources,
         &AnalyzeOptions {
             simulate_branches: true,
             program_name: Some(program.name.clone()),
+            program_flags: program.flags.clone(),
             ..AnalyzeOptions::default()
         },
         &compiler,
@@ -500,6 +496,12 @@ pub(crate) fn analyze_for(
         program: program.name.clone(),
         error,
     })?;
+    let flags = [
+        machine.compiler.flags.clone(),
+        analysis.stats.program_flags.clone(),
+    ]
+    .concat();
+    let compiler = Compiler::find(Some(&machine.compiler.path), &flags).map_err(failed)?;
     Ok((compiler, analysis))
 }
 
