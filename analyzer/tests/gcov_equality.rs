@@ -102,3 +102,26 @@ fn lowered_copy(p: &Path, dir: &Path) -> PathBuf {
     std::fs::write(&q, lowered).unwrap();
     q
 }
+
+/// The validation corpus's own programs (tune and check sets), each with its repeat constant
+/// set to 1 (the counts' structure does not depend on it); quick mode checks every fourth.
+#[test]
+fn corpus_programs_match_gcov() {
+    let mut files: Vec<PathBuf> = ["corpus/tune", "corpus/check"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(root().join(d)).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "f"))
+        .collect();
+    files.sort();
+    let tmp = tempfile::tempdir().unwrap();
+    let step = if quick() { 4 } else { 1 };
+    for p in files.iter().step_by(step) {
+        let text = std::fs::read_to_string(p).unwrap();
+        let once = analyzer::source::set_parameters(&text, &[("NREP", "1")]);
+        let q = tmp.path().join(p.file_name().unwrap());
+        std::fs::write(&q, once).unwrap();
+        check_program(&[q], None);
+    }
+}
