@@ -7,6 +7,7 @@
 //! iteration back to the same scalar at its end (its recurrences), as latency counts.
 
 use crate::analysis::{Mult, Program};
+use crate::symbols::UnitKind;
 use crate::syntax::{SExpr, Stmt, UOp};
 use model::expr::{ArithOp, Expr, Operand};
 use model::{rules, OpCounts};
@@ -461,10 +462,12 @@ fn branching(s: &Stmt) -> Option<Step> {
 }
 
 /// The steps one iteration of statements `first..=last` makes, in order, with those of the
-/// subroutines it calls inlined when a callee runs straight through (no loops, jumps or calls
-/// of its own; block IFs are fine): whetstone's P3 and P0 carry their chains from one call to
-/// the next through their dummy arguments and COMMON. The second value is false when a call
-/// could not be inlined (it may change anything).
+/// subroutines it calls and the functions its assignments reference inlined when a callee
+/// runs straight through (no loops, jumps or calls of its own; block IFs are fine):
+/// whetstone's P3 and P0 carry their chains from one call to the next through their dummy
+/// arguments and COMMON, and a random-number function carries its seed through its dummy
+/// argument from one reference to the next. The second value is false when a call could not
+/// be inlined (it may change anything).
 fn iteration_steps(prog: &Program, first: usize, last: usize) -> (Vec<Step>, bool) {
     let mut body = Vec::new();
     let mut complete = true;
@@ -473,10 +476,11 @@ fn iteration_steps(prog: &Program, first: usize, last: usize) -> (Vec<Step>, boo
             body.push(b);
         }
         if let Some((t, v)) = &st.assignment {
-            body.push(Step::Assign(t.clone(), v.clone()));
+            let v = with_functions_inlined(prog, v, &mut body, 0);
+            body.push(Step::Assign(t.clone(), v));
         }
         if let Some((name, actuals)) = &st.call {
-            match inlined(prog, name, actuals) {
+            match inlined(prog, name, actuals, UnitKind::Subroutine) {
                 Some(callee) => body.extend(callee),
                 None => complete = false,
             }
@@ -485,15 +489,74 @@ fn iteration_steps(prog: &Program, first: usize, last: usize) -> (Vec<Step>, boo
     (body, complete)
 }
 
-/// The steps of subroutine `name` called with `actuals`, in the caller's names: each dummy
-/// becomes its actual argument (a variable or element; anything else a temporary), each
-/// local of the callee a name of its own; COMMON members keep theirs.
-fn inlined(prog: &Program, name: &str, actuals: &[Expr]) -> Option<Vec<Step>> {
-    let unit = prog.units.iter().find(|u| {
-        u.kind == crate::symbols::UnitKind::Subroutine && u.name.eq_ignore_ascii_case(name)
+/// How deep function references inside inlined functions are followed.
+const FUNCTION_DEPTH: usize = 4;
+
+/// `v` with each reference to a straight-through FUNCTION replaced by the function's result
+/// (the callee's own variable of the function's name); the function's steps, in the caller's
+/// names and with the references inside them inlined the same way, are pushed onto `body`
+/// before it.
+fn with_functions_inlined(prog: &Program, v: &Expr, body: &mut Vec<Step>, depth: usize) -> Expr {
+    if depth >= FUNCTION_DEPTH {
+        return v.clone();
+    }
+    let pushed = std::cell::RefCell::new(Vec::new());
+    let out = v.rebuild(&|x| {
+        let Expr::Call { name, args, .. } = x else {
+            return None;
+        };
+        let mut steps = Vec::new();
+        let args: Vec<Expr> = args
+            .iter()
+            .map(|a| with_functions_inlined(prog, a, &mut steps, depth + 1))
+            .collect();
+        let (callee, result) = function_result(prog, name, &args)?;
+        for step in callee {
+            match step {
+                Step::Assign(t, value) => {
+                    let value = with_functions_inlined(prog, &value, &mut steps, depth + 1);
+                    steps.push(Step::Assign(t, value));
+                }
+                other => steps.push(other),
+            }
+        }
+        pushed.borrow_mut().extend(steps);
+        Some(result)
+    });
+    body.extend(pushed.into_inner());
+    out
+}
+
+/// A straight-through FUNCTION's steps for actual arguments `actuals`, in the caller's names,
+/// and its result as an expression (the callee's variable of the function's name).
+fn function_result(prog: &Program, name: &str, actuals: &[Expr]) -> Option<(Vec<Step>, Expr)> {
+    let steps = inlined(prog, name, actuals, UnitKind::Function)?;
+    let unit = prog
+        .units
+        .iter()
+        .find(|u| u.kind == UnitKind::Function && u.name.eq_ignore_ascii_case(name))?;
+    let result = steps.iter().rev().find_map(|s| match s {
+        Step::Assign(t @ Expr::Variable(o), _)
+            if o.name.eq_ignore_ascii_case(&format!("{0}%{0}", unit.name)) =>
+        {
+            Some(t.clone())
+        }
+        _ => None,
     })?;
-    let Some(Stmt::Subroutine(_, dummies)) = &prog.stmts[unit.first].stmt else {
-        return None;
+    Some((steps, result))
+}
+
+/// The steps of subroutine or function `name` called with `actuals`, in the caller's names:
+/// each dummy becomes its actual argument (a variable or element; anything else a
+/// temporary), each local of the callee a name of its own; COMMON members keep theirs.
+fn inlined(prog: &Program, name: &str, actuals: &[Expr], kind: UnitKind) -> Option<Vec<Step>> {
+    let unit = prog
+        .units
+        .iter()
+        .find(|u| u.kind == kind && u.name.eq_ignore_ascii_case(name))?;
+    let dummies = match &prog.stmts[unit.first].stmt {
+        Some(Stmt::Subroutine(_, d)) | Some(Stmt::Function(_, _, d)) => d,
+        _ => return None,
     };
     if dummies.len() != actuals.len() {
         return None;
@@ -871,6 +934,35 @@ mod tests {
             .find(|l| l.unit == 0)
             .unwrap();
         assert!(caller.recurrences.is_empty(), "{:?}", caller.recurrences);
+    }
+
+    #[test]
+    fn a_referenced_function_carries_its_chain_through_its_argument_and_result() {
+        // U = RAN(ISEED): the seed waits on the previous reference's update through the
+        // dummy argument (a multiplication, a MOD by a constant, a transfer), and the sum
+        // S = S + U waits on itself (an addition, a transfer).
+        let src = "      PROGRAM P\n      REAL S, U, RAN\n      INTEGER I, ISEED\n      S = 0.0\n      ISEED = 7\n      DO 10 I = 1, 100\n         U = RAN(ISEED)\n         S = S + U\n   10 CONTINUE\n      PRINT *, S\n      END\n      REAL FUNCTION RAN(K)\n      INTEGER K\n      K = MOD(K * 16807, 65521)\n      RAN = REAL(K) / 65521.0\n      END\n";
+        let loops = loops_of(src);
+        let main = loops.iter().find(|l| l.unit == 0).unwrap();
+        let r = &main.recurrences;
+        assert_eq!(r.len(), 2, "{r:?}");
+        let seed = r.iter().find(|x| x.0.get(Param::QRIS) == 1);
+        assert!(seed.is_some(), "the seed's chain through RAN: {r:?}");
+        assert_eq!(seed.unwrap().0.get(Param::QMIS), 1, "{r:?}");
+        // A function with a loop of its own is not followed.
+        let looping = src.replace(
+            "      K = MOD(K * 16807, 65521)\n",
+            "      DO 5 J = 1, 2\n    5 K = MOD(K * 16807, 65521)\n",
+        );
+        let main = loops_of(&looping)
+            .into_iter()
+            .find(|l| l.unit == 0)
+            .unwrap();
+        assert!(
+            main.recurrences.iter().all(|x| x.0.get(Param::QRIS) == 0),
+            "{:?}",
+            main.recurrences
+        );
     }
 
     #[test]

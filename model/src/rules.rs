@@ -56,7 +56,9 @@
 //!     DO variable is read one iteration later (`X(K)` stored, `X(K-1)` read, step 1), and
 //!     when an element is read again after its store in the same iteration. A subroutine
 //!     called in the loop that runs straight through counts with its assignments, in the
-//!     caller's names. The branches of a block IF are alternatives: a chain goes on from the
+//!     caller's names, and so does a function referenced in an assignment (its result
+//!     stands for the reference: a random-number function's seed chains through its dummy
+//!     argument from one reference to the next). The branches of a block IF are alternatives: a chain goes on from the
 //!     longest of them, not through one after the other. A chain of such waits that comes back
 //!     to its scalar after one iteration, or after k of them (at most four: whetstone's P0
 //!     rotates three elements, `E(J) = E(K)`, `E(K) = E(L)`, `E(L) = E(J)`, and each returns
