@@ -19,13 +19,14 @@
 //!   places on one of them). These lines are checked to be at least the analyzer's count and
 //!   at most that count plus the executions of the code gcc moved there; they are reported as
 //!   *bounded*, not *equal*.
-//! - gcc sets a unit up in its entry block at later lines: the lengths of assumed-length
-//!   CHARACTER dummies at the END line, the label slot of an ASSIGN variable at its first
-//!   appearance. gcov credits each block to its last line and counts a line with no block of
-//!   its own as the sum of the blocks touching it, so the first appearance line and the lines
-//!   of the entry block (a statement split there by a function reference counts twice) are
-//!   checked to lie between the lesser of the statement's count and the unit's entries and
-//!   their sum, *bounded* too.
+//! - gcov credits each block to its last line and counts a line no block is credited to as the
+//!   sum of the blocks touching it. gcc ends a block at each call of a user function and may
+//!   give a piece of the statement's code a location on another line (the callee's, a unit's
+//!   set-up of assumed-length CHARACTER dummies at its END, a shared constant's), so a
+//!   statement with k function references is checked to count between its executions and k + 1
+//!   times them. gcc sets the label slot of an ASSIGN variable up in the unit's entry block at
+//!   the variable's first appearance, so that line is checked to lie between the lesser of its
+//!   count and the unit's entries and their sum. Both are *bounded* too.
 //! - An I/O statement with an implied DO in its list: gcc codes the loop on the statement's
 //!   line, so gcov counts its iterations there too; the line is checked to be at least the
 //!   statement's count (the analyzer does not count the list's items).
@@ -41,7 +42,8 @@
 
 use crate::analysis::Program;
 use crate::stats::eval;
-use crate::syntax::{Stmt, TypeName};
+use crate::symbols::UnitKind;
+use crate::syntax::Stmt;
 use crate::{AnalyzeError, AnalyzeOptions, RunSpec};
 use harness::Compiler;
 use std::collections::HashMap;
@@ -183,23 +185,16 @@ pub fn gcov_lines(
     Ok(result)
 }
 
-/// The statements whose lines the set-up code of their unit's entry block may touch (see the
-/// module comment), each with the unit's first executable statement (whose count is the
-/// unit's entries).
-fn entry_setup_statements(prog: &Program) -> HashMap<usize, usize> {
+/// The executable statements where an ASSIGN variable first appears, whose lines the set-up
+/// code of their unit's entry block touches (see the module comment), each with the unit's
+/// first executable statement (whose count is the unit's entries).
+fn assign_setup_statements(prog: &Program) -> HashMap<usize, usize> {
     let mut out = HashMap::new();
     for unit in &prog.units {
         let range = unit.first..unit.end;
         let Some(first) = range.clone().find(|&s| prog.stmts[s].exec.is_some()) else {
             continue;
         };
-        let assumed_length = range.clone().any(|s| {
-            matches!(
-                prog.stmts[s].stmt,
-                Some(Stmt::TypeDecl(TypeName::Character, _))
-            ) && prog.statement(s).text.contains("*(*)")
-        });
-        let mut first_appearances = Vec::new();
         for s in range.clone() {
             if let Some(Stmt::AssignLabel(_, v)) = assigned_label(prog.stmts[s].stmt.as_ref()) {
                 let seen = range.clone().find(|&k| {
@@ -208,19 +203,21 @@ fn entry_setup_statements(prog: &Program) -> HashMap<usize, usize> {
                         .as_ref()
                         .is_some_and(|st| crate::analysis::names_in(st).contains(v))
                 });
-                first_appearances.extend(seen.filter(|&k| prog.stmts[k].exec.is_some()));
+                if let Some(k) = seen.filter(|&k| prog.stmts[k].exec.is_some()) {
+                    out.insert(k, first);
+                }
             }
         }
-        if !assumed_length && first_appearances.is_empty() {
-            continue;
-        }
-        let entry_block = prog.stmts[first].block;
-        let entry_stmts = (first..unit.end).take_while(|&s| {
-            let st = &prog.stmts[s];
-            st.exec.is_none() || st.block == entry_block
-        });
-        for s in entry_stmts.chain(first_appearances) {
-            out.insert(s, first);
+    }
+    out
+}
+
+/// References to the program's functions per statement (each ends one of gcc's blocks).
+fn function_references(prog: &Program) -> HashMap<usize, u64> {
+    let mut out = HashMap::new();
+    for (k, u, n, _) in crate::analysis::unit_references(prog) {
+        if prog.units[u].kind == UnitKind::Function {
+            *out.entry(k).or_default() += n as u64;
         }
     }
     out
@@ -320,7 +317,8 @@ pub fn compare(prog: &Program, counters: &[u64], gcov: &[HashMap<u32, GcovLine>]
             exec_at.insert((st.unit, l), e.max(it));
         }
     }
-    let setup = entry_setup_statements(prog);
+    let setup = assign_setup_statements(prog);
+    let calls = function_references(prog);
     // The RETURNs run in each unit, which gcc sends through one return block.
     let mut returns: HashMap<usize, u64> = HashMap::new();
     for st in &prog.stmts {
@@ -415,15 +413,17 @@ pub fn compare(prog: &Program, counters: &[u64], gcov: &[HashMap<u32, GcovLine>]
                     }
                     _ => None,
                 };
-                // The entry block's set-up code on this line (module comment).
+                // An ASSIGN variable's set-up and the pieces of a statement split by its
+                // function references (module comment).
                 let setup = setup
                     .get(&s)
                     .map(|&f| prog.stmts[f].exec.as_ref().map_or(0, value));
                 let floor = setup.map_or(n, |e| n.min(e));
-                let slack = match (slack, setup) {
-                    (None, None) => None,
-                    (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
-                };
+                let split = calls.get(&s).map(|&k| k.saturating_mul(n));
+                let slack = [slack, setup, split]
+                    .into_iter()
+                    .flatten()
+                    .reduce(u64::saturating_add);
                 match slack {
                     Some(extra) if !some_line_is_n => {
                         chk.bounded_lines += 1;
