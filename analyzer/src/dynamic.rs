@@ -256,22 +256,29 @@ pub fn program_compiler(compiler: &Compiler, opts: &AnalyzeOptions) -> Compiler 
     c
 }
 
-/// gfortran's errors (since version 10) for an actual argument of another type or rank than
-/// its dummy, or than another call's: what Fortran 77 codes did everywhere (a COMPLEX array
-/// passed as REAL, one work routine for arrays of any type), now refused by default.
-const ARGUMENT_MISMATCH: [&str; 3] = [
-    "mismatch in argument",
-    "mismatch between actual argument",
-    "Interface mismatch in dummy procedure",
+/// gfortran's errors (since version 10) on what Fortran 77 codes did everywhere, with the flag
+/// their users build them with: an actual argument of another type or rank than its dummy or
+/// than another call's (a COMPLEX array passed as REAL, one work routine for arrays of any
+/// type), a BOZ constant outside DATA (`MASK = Z'7F'`).
+pub const LEGACY_ERRORS: [(&str, &str); 4] = [
+    ("mismatch in argument", "-fallow-argument-mismatch"),
+    (
+        "mismatch between actual argument",
+        "-fallow-argument-mismatch",
+    ),
+    (
+        "Interface mismatch in dummy procedure",
+        "-fallow-argument-mismatch",
+    ),
+    ("-fno-allow-invalid-boz", "-fallow-invalid-boz"),
 ];
 
-/// What such codes are built with, tried in order when the original fails with one of those
-/// errors: the mismatches as warnings, else the legacy standard (which implies it).
-pub const LEGACY_FLAGS: [&str; 2] = ["-fallow-argument-mismatch", "-std=legacy"];
+/// The last resort when the flags of [`LEGACY_ERRORS`] are not enough.
+pub const LEGACY_STANDARD: &str = "-std=legacy";
 
-/// Check that the original compiles, retrying once with [`LEGACY_FLAGS`] when gfortran refuses
-/// it for argument mismatches; returns the flag that was needed, if any. Any other error is the
-/// user's (as the first compilation reported it).
+/// Check that the original compiles; when gfortran refuses it with [`LEGACY_ERRORS`], retry
+/// with the flags they call for (those of each new error, then [`LEGACY_STANDARD`]) and return
+/// the flags added. Any other error is the user's, as the first compilation reported it.
 pub fn legacy_flags(
     files: &[PathBuf],
     dir: &Path,
@@ -280,17 +287,29 @@ pub fn legacy_flags(
     let Err(first) = check_original_compiles(files, dir, compiler) else {
         return Ok(Vec::new());
     };
-    if !ARGUMENT_MISMATCH.iter().any(|m| first.stderr.contains(m)) {
-        return Err(AnalyzeError::Compile(first));
-    }
-    for flag in LEGACY_FLAGS {
+    let mut added: Vec<String> = Vec::new();
+    let mut stderr = first.stderr.clone();
+    loop {
+        let mut next: Vec<String> = LEGACY_ERRORS
+            .iter()
+            .filter(|(error, flag)| stderr.contains(error) && !added.iter().any(|a| a == flag))
+            .map(|(_, flag)| flag.to_string())
+            .collect();
+        next.dedup();
+        if next.is_empty() {
+            if added.is_empty() || added.iter().any(|a| a == LEGACY_STANDARD) {
+                return Err(AnalyzeError::Compile(first));
+            }
+            next.push(LEGACY_STANDARD.to_string());
+        }
+        added.extend(next);
         let mut c = compiler.clone();
-        c.flags.push(flag.to_string());
-        if check_original_compiles(files, dir, &c).is_ok() {
-            return Ok(vec![flag.to_string()]);
+        c.flags.extend(added.iter().cloned());
+        match check_original_compiles(files, dir, &c) {
+            Ok(()) => return Ok(added),
+            Err(e) => stderr = e.stderr,
         }
     }
-    Err(AnalyzeError::Compile(first))
 }
 
 fn check_original_compiles(

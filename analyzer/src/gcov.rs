@@ -19,13 +19,14 @@
 //!   places on one of them). These lines are checked to be at least the analyzer's count and
 //!   at most that count plus the executions of the code gcc moved there; they are reported as
 //!   *bounded*, not *equal*.
-//! - gcc sets a unit up in its entry block at later lines: the lengths of assumed-length
-//!   CHARACTER dummies at the END line, the label slot of an ASSIGN variable at its first
-//!   appearance. gcov credits each block to its last line and counts a line with no block of
-//!   its own as the sum of the blocks touching it, so the first appearance line and the lines
-//!   of the entry block (a statement split there by a function reference counts twice) are
-//!   checked to lie between the lesser of the statement's count and the unit's entries and
-//!   their sum, *bounded* too.
+//! - gcov credits each block to its last line and counts a line no block is credited to as the
+//!   sum of the blocks touching it. gcc ends a block at each call of a user function and may
+//!   give a piece of the statement's code a location on another line (the callee's, a unit's
+//!   set-up of assumed-length CHARACTER dummies at its END, a shared constant's), so a
+//!   statement with k function references is checked to count between its executions and k + 1
+//!   times them. gcc sets the label slot of an ASSIGN variable up in the unit's entry block at
+//!   the variable's first appearance, so that line is checked to lie between the lesser of its
+//!   count and the unit's entries and their sum. Both are *bounded* too.
 //! - An I/O statement with an implied DO in its list: gcc codes the loop on the statement's
 //!   line, so gcov counts its iterations there too; the line is checked to be at least the
 //!   statement's count (the analyzer does not count the list's items).
@@ -41,7 +42,8 @@
 
 use crate::analysis::Program;
 use crate::stats::eval;
-use crate::syntax::{Stmt, TypeName};
+use crate::symbols::UnitKind;
+use crate::syntax::Stmt;
 use crate::{AnalyzeError, AnalyzeOptions, RunSpec};
 use harness::Compiler;
 use std::collections::HashMap;
@@ -183,23 +185,16 @@ pub fn gcov_lines(
     Ok(result)
 }
 
-/// The statements whose lines the set-up code of their unit's entry block may touch (see the
-/// module comment), each with the unit's first executable statement (whose count is the
-/// unit's entries).
-fn entry_setup_statements(prog: &Program) -> HashMap<usize, usize> {
+/// The executable statements where an ASSIGN variable first appears, whose lines the set-up
+/// code of their unit's entry block touches (see the module comment), each with the unit's
+/// first executable statement (whose count is the unit's entries).
+fn assign_setup_statements(prog: &Program) -> HashMap<usize, usize> {
     let mut out = HashMap::new();
     for unit in &prog.units {
         let range = unit.first..unit.end;
         let Some(first) = range.clone().find(|&s| prog.stmts[s].exec.is_some()) else {
             continue;
         };
-        let assumed_length = range.clone().any(|s| {
-            matches!(
-                prog.stmts[s].stmt,
-                Some(Stmt::TypeDecl(TypeName::Character, _))
-            ) && prog.statement(s).text.contains("*(*)")
-        });
-        let mut first_appearances = Vec::new();
         for s in range.clone() {
             if let Some(Stmt::AssignLabel(_, v)) = assigned_label(prog.stmts[s].stmt.as_ref()) {
                 let seen = range.clone().find(|&k| {
@@ -208,19 +203,21 @@ fn entry_setup_statements(prog: &Program) -> HashMap<usize, usize> {
                         .as_ref()
                         .is_some_and(|st| crate::analysis::names_in(st).contains(v))
                 });
-                first_appearances.extend(seen.filter(|&k| prog.stmts[k].exec.is_some()));
+                if let Some(k) = seen.filter(|&k| prog.stmts[k].exec.is_some()) {
+                    out.insert(k, first);
+                }
             }
         }
-        if !assumed_length && first_appearances.is_empty() {
-            continue;
-        }
-        let entry_block = prog.stmts[first].block;
-        let entry_stmts = (first..unit.end).take_while(|&s| {
-            let st = &prog.stmts[s];
-            st.exec.is_none() || st.block == entry_block
-        });
-        for s in entry_stmts.chain(first_appearances) {
-            out.insert(s, first);
+    }
+    out
+}
+
+/// References to the program's functions per statement (each ends one of gcc's blocks).
+fn function_references(prog: &Program) -> HashMap<usize, u64> {
+    let mut out = HashMap::new();
+    for (k, u, n, _) in crate::analysis::unit_references(prog) {
+        if prog.units[u].kind == UnitKind::Function {
+            *out.entry(k).or_default() += n as u64;
         }
     }
     out
@@ -299,35 +296,136 @@ fn assigned_label(s: Option<&Stmt>) -> Option<&Stmt> {
     }
 }
 
+/// What the comparison needs beyond a statement's own counts: sums over labels and units.
+struct Facts<'a> {
+    prog: &'a Program,
+    counters: &'a [u64],
+    /// Iterations of the labeled DO loops ending at each (unit, label).
+    iters_at: HashMap<(usize, u32), u64>,
+    /// Executions of the statement carrying each (unit, label), for GO TO targets.
+    exec_at: HashMap<(usize, u32), u64>,
+    /// See [`assign_setup_statements`].
+    setup: HashMap<usize, usize>,
+    /// See [`function_references`].
+    calls: HashMap<usize, u64>,
+    /// The RETURNs run in each unit, which gcc sends through one return block.
+    returns: HashMap<usize, u64>,
+}
+
+impl<'a> Facts<'a> {
+    fn new(prog: &'a Program, counters: &'a [u64]) -> Self {
+        let mut f = Facts {
+            prog,
+            counters,
+            iters_at: HashMap::new(),
+            exec_at: HashMap::new(),
+            setup: assign_setup_statements(prog),
+            calls: function_references(prog),
+            returns: HashMap::new(),
+        };
+        for st in &prog.stmts {
+            if let Some(Stmt::Do(Some(l), _) | Stmt::DoWhile(Some(l), _)) = &st.stmt {
+                let it = st.parts.get(1).map_or(0, |p| f.value(&p.mult));
+                *f.iters_at.entry((st.unit, *l)).or_default() += it;
+            }
+            if let Some(m) = return_runs(st) {
+                let r = f.value(m);
+                *f.returns.entry(st.unit).or_default() += r;
+            }
+        }
+        for (s, st) in prog.stmts.iter().enumerate() {
+            if let Some(l) = prog.statement(s).label {
+                let e = st.exec.as_ref().map_or(0, |m| f.value(m));
+                let it = f.iters_at.get(&(st.unit, l)).copied().unwrap_or(0);
+                f.exec_at.insert((st.unit, l), e.max(it));
+            }
+        }
+        f
+    }
+
+    fn value(&self, m: &crate::analysis::Mult) -> u64 {
+        eval(m, self.counters).unwrap_or(0)
+    }
+
+    /// For statement `s` (not a DO) run `n` times: the least count gcov may show on its line
+    /// and the most it may show beyond `n` (`None`: exactly `n`), from the code gcc moves
+    /// there (module comment).
+    fn allowance(&self, s: usize, n: u64) -> (u64, Option<u64>) {
+        let (prog, st) = (self.prog, &self.prog.stmts[s]);
+        let Some(stmt) = &st.stmt else {
+            return (n, None);
+        };
+        let src = prog.statement(s);
+        let prev = s
+            .checked_sub(1)
+            .map(|p| &prog.stmts[p])
+            .filter(|p| p.unit == st.unit);
+        let prev_exec = prev
+            .and_then(|p| p.exec.as_ref())
+            .map_or(0, |m| self.value(m));
+        // An arithmetic IF or assigned GO TO one or two statements back.
+        let dispatch = (1..=2)
+            .filter_map(|d| s.checked_sub(d))
+            .map(|p| &prog.stmts[p])
+            .filter(|p| p.unit == st.unit)
+            .find(|p| matches!(p.stmt, Some(Stmt::ArithIf(..) | Stmt::AssignedGoto(..))))
+            .and_then(|p| p.exec.as_ref())
+            .map(|m| self.value(m));
+        let moved = match (prev.and_then(|p| p.stmt.as_ref()), stmt) {
+            _ if io_with_implied_do(stmt, &src.text) => Some(u64::MAX),
+            (_, Stmt::AssignedGoto(_, labels)) => Some(n * labels.len().max(1) as u64),
+            (_, Stmt::Goto(l)) => Some(self.exec_at.get(&(st.unit, *l)).copied().unwrap_or(0)),
+            _ if returns_of(Some(stmt)) => Some(
+                self.returns
+                    .get(&st.unit)
+                    .copied()
+                    .unwrap_or(0)
+                    .saturating_sub(return_runs(st).map_or(0, |m| self.value(m))),
+            ),
+            (Some(Stmt::Do(..) | Stmt::DoWhile(..)), _) => Some(prev_exec),
+            (Some(Stmt::LogicalIf(_, inner, _)), _) if matches!(**inner, Stmt::Goto(_)) => prev
+                .and_then(|p| p.consequent.as_ref())
+                .map(|m| self.value(m)),
+            _ if dispatch.is_some() => dispatch,
+            _ if st.do_terminal => {
+                let l = src.label.unwrap_or(0);
+                Some(self.iters_at.get(&(st.unit, l)).copied().unwrap_or(0) + prev_exec)
+            }
+            _ => None,
+        };
+        // An ASSIGN variable's set-up and the pieces of a statement split by its function
+        // references.
+        let setup = self.setup.get(&s).map(|&f| {
+            let first = &prog.stmts[f];
+            first.exec.as_ref().map_or(0, |m| self.value(m))
+        });
+        let split = self.calls.get(&s).map(|&k| k.saturating_mul(n));
+        let extra = [moved, setup, split]
+            .into_iter()
+            .flatten()
+            .reduce(u64::saturating_add);
+        (setup.map_or(n, |e| n.min(e)), extra)
+    }
+}
+
+/// Whether gcov's DO line (`main_line`, its branches in `entries`) agrees with `n` entries and
+/// `iters` iterations (module comment).
+fn do_line_agrees(entries: &[&GcovLine], main_line: u64, n: u64, iters: u64) -> bool {
+    let back_edge = iters.checked_sub(n);
+    let by_branch = entries.iter().any(|e| {
+        let b = &e.branches;
+        b.iter().any(|&x| x == iters || Some(x) == back_edge)
+            || b.iter()
+                .enumerate()
+                .any(|(i, &x)| b[i + 1..].iter().any(|&y| x.checked_add(y) == Some(iters)))
+    });
+    main_line == n || main_line == n + iters || by_branch
+}
+
 /// Compare the analyzer's execution counts with gcov's (see the module comment).
 pub fn compare(prog: &Program, counters: &[u64], gcov: &[HashMap<u32, GcovLine>]) -> GcovCheck {
     let mut chk = GcovCheck::default();
-    let value = |m: &crate::analysis::Mult| eval(m, counters).unwrap_or(0);
-    // Iterations of the labeled DO loops ending at each (unit, label).
-    let mut iters_at: HashMap<(usize, u32), u64> = HashMap::new();
-    for st in &prog.stmts {
-        if let Some(Stmt::Do(Some(l), _) | Stmt::DoWhile(Some(l), _)) = &st.stmt {
-            let it = st.parts.get(1).map(|p| value(&p.mult)).unwrap_or(0);
-            *iters_at.entry((st.unit, *l)).or_default() += it;
-        }
-    }
-    // Executions of the statement carrying each (unit, label), for GO TO targets.
-    let mut exec_at: HashMap<(usize, u32), u64> = HashMap::new();
-    for (s, st) in prog.stmts.iter().enumerate() {
-        if let Some(l) = prog.statement(s).label {
-            let e = st.exec.as_ref().map(value).unwrap_or(0);
-            let it = iters_at.get(&(st.unit, l)).copied().unwrap_or(0);
-            exec_at.insert((st.unit, l), e.max(it));
-        }
-    }
-    let setup = entry_setup_statements(prog);
-    // The RETURNs run in each unit, which gcc sends through one return block.
-    let mut returns: HashMap<usize, u64> = HashMap::new();
-    for st in &prog.stmts {
-        if let Some(m) = return_runs(st) {
-            *returns.entry(st.unit).or_default() += value(m);
-        }
-    }
+    let facts = Facts::new(prog, counters);
     for (s, st) in prog.stmts.iter().enumerate() {
         let Some(exec) = st.exec.as_ref() else {
             continue;
@@ -356,97 +454,32 @@ pub fn compare(prog: &Program, counters: &[u64], gcov: &[HashMap<u32, GcovLine>]
         };
         match stmt {
             Stmt::Do(..) | Stmt::DoWhile(..) => {
-                let iters = st
-                    .parts
-                    .get(1)
-                    .and_then(|p| eval(&p.mult, counters))
-                    .unwrap_or(0);
+                let iters = st.parts.get(1).map_or(0, |p| facts.value(&p.mult));
                 chk.do_lines += 1;
-                let back_edge = iters.checked_sub(n);
-                let by_branch = entries.iter().any(|e| {
-                    let b = &e.branches;
-                    b.iter().any(|&x| x == iters || Some(x) == back_edge)
-                        || b.iter().enumerate().any(|(i, &x)| {
-                            b[i + 1..].iter().any(|&y| x.checked_add(y) == Some(iters))
-                        })
-                });
-                if main_line != n && main_line != n + iters && !by_branch {
-                    miss(
-                        "DO (entries or entries + iterations)",
-                        n,
-                        main_line.to_string(),
-                    );
+                if !do_line_agrees(&entries, main_line, n, iters) {
+                    let what = "DO (entries or entries + iterations)";
+                    miss(what, n, main_line.to_string());
                 }
             }
-            _ => {
-                let prev = s
-                    .checked_sub(1)
-                    .map(|p| &prog.stmts[p])
-                    .filter(|p| p.unit == st.unit);
-                let prev_exec = prev.and_then(|p| p.exec.as_ref()).map(value).unwrap_or(0);
-                // An arithmetic IF or assigned GO TO one or two statements back.
-                let dispatch = (1..=2)
-                    .filter_map(|d| s.checked_sub(d))
-                    .map(|p| &prog.stmts[p])
-                    .filter(|p| p.unit == st.unit)
-                    .find(|p| matches!(p.stmt, Some(Stmt::ArithIf(..) | Stmt::AssignedGoto(..))))
-                    .and_then(|p| p.exec.as_ref())
-                    .map(value);
-                // Extra executions gcc may attribute to this line (module comment).
-                let slack = match (prev.and_then(|p| p.stmt.as_ref()), stmt) {
-                    _ if io_with_implied_do(stmt, &src.text) => Some(u64::MAX),
-                    (_, Stmt::AssignedGoto(_, labels)) => Some(n * labels.len().max(1) as u64),
-                    (_, Stmt::Goto(l)) => Some(exec_at.get(&(st.unit, *l)).copied().unwrap_or(0)),
-                    _ if returns_of(Some(stmt)) => Some(
-                        returns
-                            .get(&st.unit)
-                            .copied()
-                            .unwrap_or(0)
-                            .saturating_sub(return_runs(st).map_or(0, value)),
-                    ),
-                    (Some(Stmt::Do(..) | Stmt::DoWhile(..)), _) => Some(prev_exec),
-                    (Some(Stmt::LogicalIf(_, inner, _)), _) if matches!(**inner, Stmt::Goto(_)) => {
-                        prev.and_then(|p| p.consequent.as_ref()).map(value)
-                    }
-                    _ if dispatch.is_some() => dispatch,
-                    _ if st.do_terminal => {
-                        let l = src.label.unwrap_or(0);
-                        Some(iters_at.get(&(st.unit, l)).copied().unwrap_or(0) + prev_exec)
-                    }
-                    _ => None,
-                };
-                // The entry block's set-up code on this line (module comment).
-                let setup = setup
-                    .get(&s)
-                    .map(|&f| prog.stmts[f].exec.as_ref().map_or(0, value));
-                let floor = setup.map_or(n, |e| n.min(e));
-                let slack = match (slack, setup) {
-                    (None, None) => None,
-                    (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
-                };
-                match slack {
-                    Some(extra) if !some_line_is_n => {
-                        chk.bounded_lines += 1;
-                        if main_line < floor || main_line > n.saturating_add(extra) {
-                            let allowed = match n.checked_add(extra) {
-                                Some(top) => format!("{floor}..={top}"),
-                                None => format!("at least {floor}"),
-                            };
-                            miss(
-                                "line count (bounded)",
-                                n,
-                                format!("{main_line} (allowed {allowed})"),
-                            );
-                        }
-                    }
-                    _ => {
-                        chk.lines_equal += 1;
-                        if !some_line_is_n {
-                            miss("line count", n, main_line.to_string());
-                        }
+            _ => match facts.allowance(s, n) {
+                (floor, Some(extra)) if !some_line_is_n => {
+                    chk.bounded_lines += 1;
+                    if main_line < floor || main_line > n.saturating_add(extra) {
+                        let allowed = match n.checked_add(extra) {
+                            Some(top) => format!("{floor}..={top}"),
+                            None => format!("at least {floor}"),
+                        };
+                        let shown = format!("{main_line} (allowed {allowed})");
+                        miss("line count (bounded)", n, shown);
                     }
                 }
-            }
+                _ => {
+                    chk.lines_equal += 1;
+                    if !some_line_is_n {
+                        miss("line count", n, main_line.to_string());
+                    }
+                }
+            },
         }
         if let (Stmt::LogicalIf(..), Some(cq)) = (stmt, st.consequent.as_ref()) {
             let c = eval(cq, counters).unwrap_or(0);

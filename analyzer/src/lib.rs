@@ -201,7 +201,7 @@ pub struct Analysis {
     /// Probe counter values of the run (dynamic analyses only).
     pub counters: Option<Vec<u64>>,
     /// Flags the analysis added to the program's builds because gfortran refused the
-    /// original without them (see [`dynamic::LEGACY_FLAGS`]); also in `stats.program_flags`.
+    /// original without them (see [`dynamic::LEGACY_ERRORS`]); also in `stats.program_flags`.
     pub added_flags: Vec<String>,
 }
 

@@ -190,6 +190,26 @@ fn string(i: &str) -> R<'_, SExpr> {
     )))
 }
 
+/// A BOZ constant (`Z'FF'`, `O'17'`, `B'101'`, and `X'FF'` as DEC wrote it), an integer.
+fn boz(i: &str) -> R<'_, SExpr> {
+    let (r, text) = recognize(pair(
+        satisfy(|c| matches!(c, 'B' | 'O' | 'Z' | 'X')),
+        alt((
+            delimited(
+                char('\''),
+                take_while1(|c: char| c.is_ascii_hexdigit()),
+                char('\''),
+            ),
+            delimited(
+                char('"'),
+                take_while1(|c: char| c.is_ascii_hexdigit()),
+                char('"'),
+            ),
+        )),
+    ))(i)?;
+    Ok((r, SExpr::Int(text.to_string())))
+}
+
 fn logical(i: &str) -> R<'_, SExpr> {
     alt((
         value(SExpr::Logical(true), dot_op("TRUE")),
@@ -258,7 +278,7 @@ fn paren_or_complex(i: &str) -> R<'_, SExpr> {
 }
 
 fn primary(i: &str) -> R<'_, SExpr> {
-    alt((number, string, logical, paren_or_complex, designator))(i)
+    alt((number, string, logical, boz, paren_or_complex, designator))(i)
 }
 
 fn sign(i: &str) -> R<'_, UOp> {
@@ -946,6 +966,8 @@ mod tests {
             }
         );
         assert!(matches!(e("(1.0,2.0)"), SExpr::Complex(..)));
+        assert_eq!(e("Z'7fFF'"), SExpr::Int("Z'7fFF'".into()));
+        assert!(matches!(e("B'101'+X"), SExpr::Binary(BOp::Add, ..)));
         assert!(matches!(e("S(1:N)//'x'"), SExpr::Binary(BOp::Concat, ..)));
     }
 

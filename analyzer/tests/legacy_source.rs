@@ -184,3 +184,13 @@ fn a_continued_statement_is_confirmed_by_any_of_its_lines() {
     assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
     assert_eq!(dynamic(&a, Param::LOOV), 5 + 5 * 4);
 }
+
+/// BOZ constants assigned as integers: gfortran >= 10 refuses them; the analysis builds the
+/// program with -fallow-invalid-boz, and parses the constants.
+#[test]
+fn boz_constants_are_built_with_the_legacy_flag_and_parsed() {
+    let a = analyzed("boz_constant.f", &AnalyzeOptions::default());
+    assert_eq!(a.added_flags, vec!["-fallow-invalid-boz"]);
+    assert_eq!(a.stats.skipped_statements, 0, "{:?}", a.diagnostics);
+    assert_eq!(dynamic(&a, Param::LOOV), 300);
+}

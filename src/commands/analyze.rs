@@ -53,7 +53,8 @@ pub struct Args {
     /// Extra compiler flags for the program's own builds (legacy code: e.g.
     /// "-fallow-argument-mismatch" or "-std=legacy"); recorded in the ProgramStats, so predict
     /// builds it the same way. Without them, a program gfortran refuses for argument
-    /// mismatches is built with -fallow-argument-mismatch (or -std=legacy), with a note
+    /// mismatches or BOZ constants is built with -fallow-argument-mismatch or
+    /// -fallow-invalid-boz (else -std=legacy), with a note
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     program_flags: Option<String>,
     /// Fixed-form line length
@@ -186,9 +187,10 @@ pub fn added_flags_note(analysis: &analyzer::Analysis) -> Option<String> {
     }
     let added = analysis.added_flags.join(" ");
     Some(format!(
-        "note: gfortran refuses the program as it is (argument mismatches, errors since \
-         gfortran 10), so it was built with `{added}`, as legacy codes are; the flags are \
-         recorded as program_flags in the ProgramStats; --program-flags \"{}\" says so up front",
+        "note: gfortran refuses the program as it is (legacy code: argument mismatches or BOZ \
+         constants, errors since gfortran 10), so it was built with `{added}`, as such codes \
+         are; the flags are recorded as program_flags in the ProgramStats; --program-flags \
+         \"{}\" says so up front",
         analysis.stats.program_flags.join(" ")
     ))
 }
