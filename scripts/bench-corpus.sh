@@ -46,6 +46,7 @@ jsons=()
 for i in $(seq 1 "$VALIDATIONS"); do
   echo "== validation $i of $VALIDATIONS ==" >&2
   json="$OUT/validation-$i.json"
+  rm -f "$json"   # a file left by an earlier run must not pass for this one's
   # A failed program is reported inside the JSON; the exit status only says some failed.
   "$bin" validate --machine "$machine" "${manifests[@]}" "${set_args[@]}" --runs "$RUNS" \
     --no-profile --csv "$OUT/validation-$i.csv" --plot "$OUT/validation-$i.svg" \

@@ -502,7 +502,7 @@ fn with_functions_inlined(prog: &Program, v: &Expr, body: &mut Vec<Step>, depth:
     }
     let pushed = std::cell::RefCell::new(Vec::new());
     let out = v.rebuild(&|x| {
-        let Expr::Call { name, args, .. } = x else {
+        let Expr::Call { name, args, ty } = x else {
             return None;
         };
         let mut steps = Vec::new();
@@ -510,16 +510,26 @@ fn with_functions_inlined(prog: &Program, v: &Expr, body: &mut Vec<Step>, depth:
             .iter()
             .map(|a| with_functions_inlined(prog, a, &mut steps, depth + 1))
             .collect();
-        let (callee, result) = function_result(prog, name, &args)?;
-        for step in callee {
-            match step {
-                Step::Assign(t, value) => {
-                    let value = with_functions_inlined(prog, &value, &mut steps, depth + 1);
-                    steps.push(Step::Assign(t, value));
+        // A function that cannot be followed stays a reference, its arguments followed.
+        let result = match function_result(prog, name, &args) {
+            Some((callee, result)) => {
+                for step in callee {
+                    match step {
+                        Step::Assign(t, value) => {
+                            let value = with_functions_inlined(prog, &value, &mut steps, depth + 1);
+                            steps.push(Step::Assign(t, value));
+                        }
+                        other => steps.push(other),
+                    }
                 }
-                other => steps.push(other),
+                result
             }
-        }
+            None => Expr::Call {
+                name: name.clone(),
+                args,
+                ty: *ty,
+            },
+        };
         pushed.borrow_mut().extend(steps);
         Some(result)
     });
@@ -531,14 +541,10 @@ fn with_functions_inlined(prog: &Program, v: &Expr, body: &mut Vec<Step>, depth:
 /// and its result as an expression (the callee's variable of the function's name).
 fn function_result(prog: &Program, name: &str, actuals: &[Expr]) -> Option<(Vec<Step>, Expr)> {
     let steps = inlined(prog, name, actuals, UnitKind::Function)?;
-    let unit = prog
-        .units
-        .iter()
-        .find(|u| u.kind == UnitKind::Function && u.name.eq_ignore_ascii_case(name))?;
+    // The callee's own names are prefixed by its name (`Callee::own`).
+    let own = format!("{0}%{0}", name.to_ascii_uppercase());
     let result = steps.iter().rev().find_map(|s| match s {
-        Step::Assign(t @ Expr::Variable(o), _)
-            if o.name.eq_ignore_ascii_case(&format!("{0}%{0}", unit.name)) =>
-        {
+        Step::Assign(t @ Expr::Variable(o), _) if o.name.eq_ignore_ascii_case(&own) => {
             Some(t.clone())
         }
         _ => None,

@@ -395,13 +395,13 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
                 .map(Expr::ty)
                 .reduce(Type::promote)
                 .unwrap_or(result);
-            // MOD of reals is the library's fmod (rule 9); MOD by a constant is a division
-            // by a constant (rule 3).
+            // MOD of reals is the library's fmod (rule 9).
+            if let (Operation::Divide, Some(fmod)) = (op, real_remainder(t)) {
+                c.add(fmod, 1);
+                return;
+            }
+            // MOD by a constant is a division by a constant (rule 3).
             let op = match (op, args.get(1)) {
-                (Operation::Divide, _) if real_remainder(t).is_some() => {
-                    c.add(real_remainder(t).expect("checked"), 1);
-                    return;
-                }
                 (Operation::Divide, Some(divisor)) => division_operation(t, divisor),
                 _ => op,
             };

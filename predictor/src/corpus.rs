@@ -14,6 +14,22 @@ use thiserror::Error;
 /// The sets a corpus program may belong to, in report order.
 pub const SETS: [&str; 3] = ["tune", "check", "real"];
 
+/// What a program outside any corpus set is reported under.
+pub const NO_SET: &str = "programs";
+
+/// The name a program's set is reported under.
+pub fn set_name(set: &Option<String>) -> String {
+    set.clone().unwrap_or_else(|| NO_SET.into())
+}
+
+/// Sort set names into report order (the corpus's sets first, in [`SETS`] order) and drop
+/// repeats.
+pub fn sort_sets(names: &mut Vec<String>) {
+    let rank = |s: &String| SETS.iter().position(|x| x == s).unwrap_or(SETS.len());
+    names.sort_by(|a, b| (rank(a), a).cmp(&(rank(b), b)));
+    names.dedup();
+}
+
 #[derive(Debug, Error)]
 pub enum ManifestError {
     #[error("cannot read the manifest {path}: {source}")]

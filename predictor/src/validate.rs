@@ -648,37 +648,44 @@ pub struct SetSummary {
     pub summary: ValidationSummary,
 }
 
-/// Per-set summaries, in the corpus's set order; programs without a set are summarized as
-/// "programs".
-pub fn summarize_sets(rows: &[ProgramValidation], failed: &[FailedProgram]) -> Vec<SetSummary> {
-    let name = |s: &Option<String>| s.clone().unwrap_or_else(|| "programs".into());
-    let mut sets: Vec<String> = rows
+/// Seed table 7.2 per corpus set, in report order: `errors` holds each program's set and
+/// error (percent), `failed` the set of each program that could not be validated.
+pub fn summaries_by_set(errors: &[(String, f64)], failed: &[String]) -> Vec<SetSummary> {
+    let mut names: Vec<String> = errors
         .iter()
-        .map(|r| name(&r.set))
-        .chain(failed.iter().map(|f| name(&f.set)))
+        .map(|(s, _)| s.clone())
+        .chain(failed.iter().cloned())
         .collect();
-    let order = |s: &String| {
-        crate::corpus::SETS
-            .iter()
-            .position(|x| x == s)
-            .unwrap_or(usize::MAX)
-    };
-    sets.sort_by_key(|s| (order(s), s.clone()));
-    sets.dedup();
-    sets.into_iter()
+    crate::corpus::sort_sets(&mut names);
+    names
+        .into_iter()
         .map(|set| {
-            let mine: Vec<ProgramValidation> = rows
+            let mine: Vec<f64> = errors
                 .iter()
-                .filter(|r| name(&r.set) == set)
-                .cloned()
+                .filter(|(s, _)| *s == set)
+                .map(|(_, e)| *e)
                 .collect();
             SetSummary {
-                failed: failed.iter().filter(|f| name(&f.set) == set).count(),
-                summary: summarize(&mine),
+                failed: failed.iter().filter(|f| **f == set).count(),
+                summary: summarize_errors(&mine),
                 set,
             }
         })
         .collect()
+}
+
+/// Per-set summaries of one system's validation; programs without a set are summarized as
+/// [`crate::corpus::NO_SET`].
+pub fn summarize_sets(rows: &[ProgramValidation], failed: &[FailedProgram]) -> Vec<SetSummary> {
+    let errors: Vec<(String, f64)> = rows
+        .iter()
+        .map(|r| (crate::corpus::set_name(&r.set), r.error_percent))
+        .collect();
+    let failed: Vec<String> = failed
+        .iter()
+        .map(|f| crate::corpus::set_name(&f.set))
+        .collect();
+    summaries_by_set(&errors, &failed)
 }
 
 /// Per-set figures over several validations of the same corpus: each field the median over
@@ -701,24 +708,25 @@ pub fn read_validation_sets(text: &str) -> Result<Vec<SetSummary>, serde_json::E
 /// Combine the per-set summaries of several validations (each a list of [`SetSummary`]) into
 /// their medians, set by set.
 pub fn combine_sets(validations: &[Vec<SetSummary>]) -> CombinedSets {
-    let mut names: Vec<&String> = validations.iter().flatten().map(|s| &s.set).collect();
-    let order = |s: &String| crate::corpus::SETS.iter().position(|x| x == s);
-    names.sort_by_key(|s| (order(s).unwrap_or(usize::MAX), (*s).clone()));
-    names.dedup();
+    let mut names: Vec<String> = validations
+        .iter()
+        .flatten()
+        .map(|s| s.set.clone())
+        .collect();
+    crate::corpus::sort_sets(&mut names);
     let sets = names
         .into_iter()
         .map(|name| {
             let of: Vec<&SetSummary> = validations
                 .iter()
                 .flatten()
-                .filter(|s| &s.set == name)
+                .filter(|s| s.set == name)
                 .collect();
             let med = |f: &dyn Fn(&SetSummary) -> f64| {
                 median(&of.iter().map(|s| f(s)).collect::<Vec<_>>())
             };
             let count = |f: &dyn Fn(&SetSummary) -> usize| med(&|s| f(s) as f64).round() as usize;
             SetSummary {
-                set: name.clone(),
                 failed: count(&|s| s.failed),
                 summary: ValidationSummary {
                     programs: count(&|s| s.summary.programs),
@@ -730,6 +738,7 @@ pub fn combine_sets(validations: &[Vec<SetSummary>]) -> CombinedSets {
                     mean_abs_error_percent: med(&|s| s.summary.mean_abs_error_percent),
                     rms_error_percent: med(&|s| s.summary.rms_error_percent),
                 },
+                set: name,
             }
         })
         .collect();
@@ -1015,42 +1024,21 @@ pub fn rescore(predicted: &[(String, f64)], sets: &[(String, Vec<(String, f64)>)
 /// real times; `failed` names the programs that could not be analyzed.
 pub fn rescore_by_set(r: &Rescore, programs: &[ProgramSpec], failed: &[String]) -> Vec<SetSummary> {
     let set_of = |name: &str| {
-        programs
-            .iter()
-            .find(|p| p.name == name)
-            .and_then(|p| p.set.clone())
-            .unwrap_or_else(|| "programs".into())
-    };
-    let mut names: Vec<String> = programs
-        .iter()
-        .map(|p| p.set.clone().unwrap_or_else(|| "programs".into()))
-        .collect();
-    names.sort_by_key(|s| {
-        (
-            crate::corpus::SETS
+        crate::corpus::set_name(
+            &programs
                 .iter()
-                .position(|x| x == s)
-                .unwrap_or(usize::MAX),
-            s.clone(),
+                .find(|p| p.name == name)
+                .and_then(|p| p.set.clone()),
         )
-    });
-    names.dedup();
-    names
-        .into_iter()
-        .map(|set| {
-            let errors: Vec<f64> = r
-                .programs
-                .iter()
-                .filter(|p| p.sets > 0 && set_of(&p.program) == set)
-                .map(|p| p.mean_error_percent)
-                .collect();
-            SetSummary {
-                failed: failed.iter().filter(|f| set_of(f) == set).count(),
-                summary: summarize_errors(&errors),
-                set,
-            }
-        })
-        .collect()
+    };
+    let errors: Vec<(String, f64)> = r
+        .programs
+        .iter()
+        .filter(|p| p.sets > 0)
+        .map(|p| (set_of(&p.program), p.mean_error_percent))
+        .collect();
+    let failed: Vec<String> = failed.iter().map(|f| set_of(f)).collect();
+    summaries_by_set(&errors, &failed)
 }
 
 #[cfg(test)]

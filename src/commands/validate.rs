@@ -309,7 +309,7 @@ fn report(
     print_table(rows);
     print_failed(&result.failed);
     let sets = summarize_sets(rows, &result.failed);
-    if sets.len() > 1 || sets.iter().any(|s| s.set != "programs") {
+    if sets.len() > 1 || sets.iter().any(|s| s.set != predictor::corpus::NO_SET) {
         println!("\nBy corpus set:");
         print_sets(&sets);
     }
@@ -318,15 +318,20 @@ fn report(
         .iter()
         .map(|r| (r.program.clone(), r.predicted_s, r.real_s))
         .collect();
-    if !points.is_empty() {
+    // No program validated: no chart to draw.
+    let charted = !points.is_empty();
+    if charted {
         predictor::plot::predicted_vs_real(
             &points,
             &format!("{} {}", machine.compiler.tag(), machine.machine.cpu_model),
             plot,
         )?;
     }
-    if csv_path != "-" {
-        eprintln!("wrote {csv_path} and {}", plot.display());
+    match (csv_path != "-", charted) {
+        (true, true) => eprintln!("wrote {csv_path} and {}", plot.display()),
+        (true, false) => eprintln!("wrote {csv_path}"),
+        (false, true) => eprintln!("wrote {}", plot.display()),
+        (false, false) => {}
     }
     Ok(serde_json::json!({
         "machine": path,
@@ -637,7 +642,7 @@ fn rescore(
     u.printstd();
     println!("\nAll predictions: {}", summary_line(&r.overall));
     let sets = predictor::validate::rescore_by_set(&r, programs, &failed);
-    if sets.iter().any(|s| s.set != "programs") {
+    if sets.iter().any(|s| s.set != predictor::corpus::NO_SET) {
         println!("\nBy corpus set (each program's mean error over the real times):");
         print_sets(&sets);
     }
