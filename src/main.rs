@@ -27,6 +27,8 @@ enum Command {
     Characterize(commands::characterize::Args),
     /// Print a characterization's parameter table
     Show(commands::characterize::ShowArgs),
+    /// Print the glossary: every parameter's mnemonic, number, description and unit
+    Catalogue(commands::catalogue::Args),
     /// Predict a program's run time on a characterized machine (T = sum of counts x costs)
     Predict(commands::predict::Args),
     /// Check predictions against real runs of the sample programs (or others)
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Characterize(a) => commands::characterize::run(a),
         Command::Show(a) => commands::characterize::show(a),
+        Command::Catalogue(a) => commands::catalogue::run(a),
         Command::Predict(a) => commands::predict::run(a),
         Command::Validate(a) => commands::validate::run(a),
         Command::Compare(a) => commands::compare::run(a),

@@ -99,7 +99,7 @@ fn quick_characterization_of_a_few_regions_is_sane() {
         .unwrap()
         .iter()
         .all(|p| p["mnemonic"] != "DRDG"));
-    // The timer was measured before the tests (seed 004 table 4.8).
+    // The timer was measured before the tests (Saavedra-Barrera's table 4.8).
     assert!(doc["timer"]["resolution_ns"].as_f64().unwrap() > 0.0);
     assert!(doc["timer"]["loop_overhead"]["mean_ns"].as_f64().unwrap() > 0.0);
     // The self-check compares measured and predicted statements.

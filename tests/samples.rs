@@ -1,4 +1,4 @@
-//! The sample workload of issue 3 (`fortran-samples/`, seed 004 section 5.2.1): every program
+//! The sample workload of issue 3 (`fortran-samples/`, Saavedra-Barrera's section 5.2.1): every program
 //! compiles with `gfortran -std=legacy -Wall`, runs at `-O0` under a time limit, and prints the
 //! checksums it must. Each program prints only lines of the form
 //! `CHECKSUM <PROGRAM> <NAME> <VALUE>`; the expected values are derived here independently

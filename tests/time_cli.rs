@@ -212,7 +212,7 @@ fn multi_call_uses_working_sets_and_intervals_above_resolution() {
         assert_eq!(x["flushed"], serde_json::json!(["X"]));
         let sets = x["working_sets"].as_u64().unwrap();
         let n = x["sizes"]["N"].as_u64().unwrap();
-        // Enough copies of X to overflow the flush area (seed 003 fig. 6), at least two.
+        // Enough copies of X to overflow the flush area (Whaley & Castaldo fig. 6), at least two.
         assert!(sets >= 2);
         assert!(
             sets * n * 8 >= 1024 * 1024 || sets == 2,

@@ -1,6 +1,6 @@
 //! From statements to counts: program units and their symbol tables, lowering of every
 //! executable statement to `model::expr` and counting it with `model::rules` only, and the
-//! basic blocks with their counters (probes) for the dynamic counts (seed 004 section 5.2).
+//! basic blocks with their counters (probes) for the dynamic counts (Saavedra-Barrera's section 5.2).
 //!
 //! A statement's cost is a list of [`Part`]s, each a count vector times a linear combination of
 //! probe counters: most statements are one part executed as often as their block, a DO loop

@@ -1,4 +1,4 @@
-//! Dynamic counts (seed 004 section 5.2): compile the instrumented copy with the same
+//! Dynamic counts (Saavedra-Barrera's section 5.2): compile the instrumented copy with the same
 //! compiler and flags, run it with the program's arguments and input under a time limit,
 //! read the counters back and multiply them by the static counts of each block. The
 //! original source is never touched; the copy lives in a temporary directory.
@@ -135,7 +135,7 @@ pub fn slot_raised(text: &str, slot: usize) -> bool {
         .is_some_and(|v| v != 0)
 }
 
-/// Dynamic analysis: static counts plus executions of one run (seed 004 table 5.5).
+/// Dynamic analysis: static counts plus executions of one run (Saavedra-Barrera's table 5.5).
 pub fn analyze_dynamic(
     files: &[PathBuf],
     opts: &AnalyzeOptions,

@@ -1,7 +1,7 @@
 //! Source rewriting for measurement: a [`Rewriter`] inserts statements before and after
 //! statements, inside logical IF consequents, and declarations at the top of units, keeping
 //! every original line (and column) it does not have to change. [`instrument_counters`] uses
-//! it to write the counted copy (one counter per basic block, seed 004 section 5.2); another
+//! it to write the counted copy (one counter per basic block, Saavedra-Barrera's section 5.2); another
 //! pass (e.g. timers at region or unit boundaries) can use the same rewriter.
 //!
 //! Loops of [`crate::induction`] get no per-iteration increment: the copy saves their

@@ -1,4 +1,4 @@
-//! The program analyzer (seed 004 section 5): decomposes a Fortran 77 program into the
+//! The program analyzer (Saavedra-Barrera's section 5): decomposes a Fortran 77 program into the
 //! abstract operations of the machine model, statically (occurrences in the text) and
 //! dynamically (executions in one run), with the counting rules of `model::rules` only.
 //!
@@ -7,7 +7,7 @@
 //! and places one counter (probe) per basic block; [`induction`] finds the GO TO loops whose
 //! per-iteration counter their own induction variable replaces; [`instrument`] writes the counted copy,
 //! [`dynamic`] compiles and runs it and multiplies; [`gcov`] cross-checks the execution counts
-//! with gcov; [`report`] prints the seed's figure 5.2 and table 5.5.
+//! with gcov; [`report`] prints Saavedra-Barrera's figure 5.2 and table 5.5.
 //!
 //! ```no_run
 //! use analyzer::{analyze_static, AnalyzeOptions};
@@ -232,7 +232,7 @@ pub fn load(files: &[PathBuf], opts: &AnalyzeOptions) -> Result<Program, Analyze
     Ok(analysis::analyze(sources))
 }
 
-/// Static analysis: occurrences of each operation in the source text (seed 004 fig. 5.2).
+/// Static analysis: occurrences of each operation in the source text (Saavedra-Barrera's fig. 5.2).
 pub fn analyze_static(files: &[PathBuf], opts: &AnalyzeOptions) -> Result<Analysis, AnalyzeError> {
     let program = load(files, opts)?;
     let stats = stats::program_stats(&program, files, opts, None)?;

@@ -1,5 +1,5 @@
 //! Dependence chains around innermost loops (rule 14 of `model::rules`, opcost's refinement of
-//! the seed's additive model): on an out-of-order CPU a loop whose iterations are independent
+//! Saavedra-Barrera's additive model): on an out-of-order CPU a loop whose iterations are independent
 //! runs at the pace of its operations' summed (throughput) cost, but a loop that carries a
 //! value from one iteration to the next through a chain of dependent statements cannot go
 //! faster than that chain's latency. This module finds the innermost loops (DO, DO WHILE, and

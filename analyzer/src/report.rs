@@ -1,4 +1,4 @@
-//! Reports: the static statistics of seed 004 figure 5.2 (mnemonic, operation, occurrences,
+//! Reports: the static statistics of Saavedra-Barrera's figure 5.2 (mnemonic, operation, occurrences,
 //! fraction) and the dynamic statistics of table 5.5 (sorted by count, with fraction and
 //! cumulative fraction), for the whole program and each region, plus the operations outside
 //! the catalogue, by kind.
@@ -70,7 +70,7 @@ pub fn uncharacterized_table(c: &OpCounts) -> Option<Table> {
 
 fn part_text(out: &mut String, title: &str, p: &PartStats) {
     out.push_str(&format!(
-        "\n== {title}: static statistics (seed 004 fig. 5.2)\n"
+        "\n== {title}: static statistics (Saavedra-Barrera's fig. 5.2)\n"
     ));
     out.push_str(&static_table(&p.static_counts).to_string());
     if let Some(t) = uncharacterized_table(&p.static_counts) {
@@ -79,7 +79,7 @@ fn part_text(out: &mut String, title: &str, p: &PartStats) {
     }
     if let Some(d) = &p.dynamic_counts {
         out.push_str(&format!(
-            "\n== {title}: dynamic statistics (seed 004 table 5.5)\n"
+            "\n== {title}: dynamic statistics (Saavedra-Barrera's table 5.5)\n"
         ));
         out.push_str(&dynamic_table(d).to_string());
         if let Some(t) = uncharacterized_table(d) {

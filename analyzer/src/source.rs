@@ -9,7 +9,7 @@
 //! as they are read ([`untab`]), so every column here, and every line of the instrumented
 //! copy, is a fixed-form column as gfortran counts it.
 
-/// A `C$OPCOST REGION name` / `C$OPCOST END REGION` directive (seed 004 section 5.3).
+/// A `C$OPCOST REGION name` / `C$OPCOST END REGION` directive (Saavedra-Barrera's section 5.3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Directive {
     Region(String),

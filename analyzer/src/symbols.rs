@@ -1,5 +1,5 @@
 //! The symbol table of one program unit (ANSI X3.9-1978 sections 4, 8, 15): implicit typing,
-//! declared types, PARAMETER constants, COMMON members (the seed's *global* storage class),
+//! declared types, PARAMETER constants, COMMON members (Saavedra-Barrera's *global* storage class),
 //! dummy arguments, arrays, EXTERNAL/INTRINSIC names and statement functions.
 
 use crate::syntax::{BOp, Dim, Implicit, SExpr, TypeName, UOp};

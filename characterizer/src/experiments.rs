@@ -1,9 +1,9 @@
 //! The experiments of the system characterizer: one test body per parameter (or per pair of
 //! coupled parameters), built from `model`'s statement vocabulary so the counts that turn a
 //! timing into a parameter come from the same rules the analyzer applies to programs
-//! (shared/design.md, "one set of rules, two sides").
+//! (one set of rules, two sides).
 //!
-//! Every body is shaped so that no operand chain can drift to Inf, NaN or denormals (seed 003
+//! Every body is shaped so that no operand chain can drift to Inf, NaN or denormals (Whaley & Castaldo
 //! section 5.2, RangeGuard): each chain `X = f(X)` has a bounded attracting cycle or fixed point
 //! (`X = A - X` alternates, `X = A / X` alternates, `X = SIN(X) + A` converges to a normal
 //! number), and the generated program checks the final values.
@@ -24,7 +24,7 @@ pub const BRANCH_CHAINS: usize = 2;
 
 /// Which of the branch tests' 32 table elements hold +1 (bit set) or -1: sixteen of each.
 const SIGN_PATTERN: u32 = 0x5A3C_96E1;
-/// Trip counts of the two DO-loop experiments (seed 004 section 4.5.1: vary the trips).
+/// Trip counts of the two DO-loop experiments (Saavedra-Barrera's section 4.5.1: vary the trips).
 pub const SHORT_TRIPS: u64 = 1;
 pub const LONG_TRIPS: u64 = 16;
 
@@ -48,7 +48,7 @@ pub struct Experiment {
     pub name: String,
     pub purpose: String,
     /// `(operand, initial value expression)`; values come from separately compiled functions
-    /// (RVAL, DVAL, IVAL, LVAL) so the compiler cannot fold them (seed 004 section 4.3).
+    /// (RVAL, DVAL, IVAL, LVAL) so the compiler cannot fold them (Saavedra-Barrera's section 4.3).
     pub inits: Vec<(String, String)>,
     pub body: Vec<BodyStmt>,
     /// Declarations this test alone needs (CSTA's large array), after the shared ones.
@@ -90,7 +90,7 @@ impl Experiment {
 }
 
 /// A set of parameters solved together from a set of experiments, once the other parameters
-/// those experiments contain are known (seed 004 section 4.4.1: direct, composite, indirect).
+/// those experiments contain are known (Saavedra-Barrera's section 4.4.1: direct, composite, indirect).
 #[derive(Debug, Clone)]
 pub struct Group {
     pub unknowns: Vec<Param>,
@@ -338,7 +338,7 @@ fn index(k: usize) -> Operand {
     int_local(&format!("K{k}"))
 }
 
-/// The experiment with an empty body: the IF/GO TO loop control itself (seed 004 table 4.8,
+/// The experiment with an empty body: the IF/GO TO loop control itself (Saavedra-Barrera's table 4.8,
 /// "test control overhead").
 pub const LOOP_EXPERIMENT: &str = "LOOP";
 
@@ -358,7 +358,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         baseline: None,
     };
 
-    // Regions 1-6: arithmetic by type and storage class (seed 004 tables 4.2, 4.3).
+    // Regions 1-6: arithmetic by type and storage class (Saavedra-Barrera's tables 4.2, 4.3).
     for f in FLAVORS {
         let (s, a, m, d, e, x, t) = (
             f.param(Op::Store),
@@ -467,7 +467,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         groups.push(single(&[t], t.mnemonic()));
     }
 
-    // Region 7: compares and logical operators (seed 004 table 4.4). The condition is false,
+    // Region 7: compares and logical operators (Saavedra-Barrera's table 4.4). The condition is false,
     // so one pass executes the compare and the branch only.
     for f in FLAVORS {
         let c = f.param(Op::Compare);
@@ -521,7 +521,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         groups.push(single(&[p], p.mnemonic()));
     }
 
-    // Region 8: calls to separately compiled empty procedures (seed 004 section 4.2.3).
+    // Region 8: calls to separately compiled empty procedures (Saavedra-Barrera's section 4.2.3).
     exps.push(exp(
         "PROC".into(),
         "CALL of an empty subroutine without arguments",
@@ -711,7 +711,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             let upper = if unit { trips } else { 2 * trips - 1 };
             let mt = int_local("MT");
             // The loop works on an array by its index, as nearly every DO loop of a real
-            // program does (seed 004 section 4.5.1 puts "extra work" in the loop too); the
+            // program does (Saavedra-Barrera's section 4.5.1 puts "extra work" in the loop too); the
             // work's own operations are known, so LOOV keeps what the loop adds in context.
             let ra1 = Operand::local("RA1", Type::Real);
             let j = int_local("J");
@@ -914,7 +914,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     groups.push(single(&[Param::INST], "INST"));
 
     // Regions 11-12: intrinsics, each in a chain with an attracting fixed point at a typical
-    // argument (seed 004 section 4.2.4: their time depends on the argument).
+    // argument (Saavedra-Barrera's section 4.2.4: their time depends on the argument).
     for f in [FLAVORS[0], FLAVORS[1]] {
         for case in intrinsic_cases(f, CostKind::Throughput) {
             let body = (1..=FEW_CHAINS)

@@ -1,5 +1,5 @@
-//! The system characterizer (seed 004 sections 3-4): generates Fortran test programs shaped
-//! like the seed's figure 4.4, compiles them with the real compiler, runs them as real
+//! The system characterizer (Saavedra-Barrera's sections 3-4): generates Fortran test programs shaped
+//! like Saavedra-Barrera's figure 4.4, compiles them with the real compiler, runs them as real
 //! processes under a time limit, and turns the observations into the 74 parameters with 90 %
 //! confidence intervals.
 //!
@@ -88,7 +88,7 @@ impl Options {
     /// 7 s more), the minimum: the same observations of a characterization made in a busy
     /// hour and of one made in a quiet hour gave parameters 12.7 % apart (median over the
     /// parameters) by the mean and 3.5 % apart by the minimum (README, refinement 15); the
-    /// host's disturbances only slow a test down (seed 003 section 2.1). The minimum over all
+    /// host's disturbances only slow a test down (Whaley & Castaldo section 2.1). The minimum over all
     /// processes, not the median of each one's minimum (refinement 20, the default for a
     /// while): a busy neighbour moves a cheap test between two states (CISL 7.1 or 12.5 ns a
     /// pass), and the median took the busy one for some parameters and the quiet one for
@@ -423,7 +423,7 @@ fn run_failure(
 }
 
 /// One pass of an experiment's loop, per observation: the observation less the clock call,
-/// over the loop count (seed 004 eq. 4.4).
+/// over the loop count (Saavedra-Barrera's eq. 4.4).
 fn pass_times(result: &Characterization, r: &ExperimentRecord) -> Vec<f64> {
     let clock_overhead = result
         .timer
@@ -458,7 +458,7 @@ fn test_pass_time(result: &Characterization, e: &Experiment, r: &ExperimentRecor
     stats::summarize(&pass_times(result, r), statistic, result.settings.rounds)
 }
 
-/// The body's time: a pass less the loop control, the two variances added (seed 004 eq. 4.6).
+/// The body's time: a pass less the loop control, the two variances added (Saavedra-Barrera's eq. 4.6).
 fn body_time(
     result: &Characterization,
     e: &Experiment,
@@ -570,7 +570,7 @@ fn instruction_issue(result: &Characterization, g: &Group) -> Option<Measured> {
     })
 }
 
-/// Recompute every parameter whose experiments are all recorded (seed 004 section 4.5).
+/// Recompute every parameter whose experiments are all recorded (Saavedra-Barrera's section 4.5).
 pub fn solve_parameters(result: &mut Characterization) -> Result<(), CharacterizeError> {
     let (exps, groups) = experiments::catalogue();
     let bodies = body_times(result, &exps);
@@ -609,7 +609,7 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
         if !needed_known {
             continue;
         }
-        // A baseline's body is subtracted, its variance added (seed 004 eq. 4.10).
+        // A baseline's body is subtracted, its variance added (Saavedra-Barrera's eq. 4.10).
         let net = |n: &String| -> Measured {
             let b = bodies[n];
             match &g.baseline {
@@ -647,7 +647,7 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
             });
         }
     }
-    // Derived: ARR4 and ARRN extrapolate ARR1..ARR3 (seed 004 section 4.2.4).
+    // Derived: ARR4 and ARRN extrapolate ARR1..ARR3 (Saavedra-Barrera's section 4.2.4).
     if let (Some(a1), Some(a2), Some(a3)) = (
         known.get(&Param::ARR1),
         known.get(&Param::ARR2),

@@ -1,4 +1,4 @@
-//! Statistics of the characterizer: estimators over observations (seed 004 section 4.6),
+//! Statistics of the characterizer: estimators over observations (Saavedra-Barrera's section 4.6),
 //! Student's t confidence intervals (eq. 4.13), and the solution of direct, composite and
 //! indirect tests with their variances (eqs. 4.5-4.12), written once as least squares over
 //! the experiments' count vectors, with the variances propagated linearly.
@@ -28,7 +28,7 @@ pub struct Measured {
     pub n: usize,
 }
 
-/// The two-sided 90 % Student's t factor for `n` observations (seed 004 eq. 4.13).
+/// The two-sided 90 % Student's t factor for `n` observations (Saavedra-Barrera's eq. 4.13).
 pub fn t_factor(n: usize) -> f64 {
     let df = n.saturating_sub(1).max(1) as f64;
     StudentsT::new(0.0, 1.0, df)
@@ -112,7 +112,7 @@ pub struct BodyTime<'a> {
     pub body: Measured,
 }
 
-/// Solve `unknowns` from `bodies`, given already `known` parameters (seed 004 eqs. 4.7-4.12).
+/// Solve `unknowns` from `bodies`, given already `known` parameters (Saavedra-Barrera's eqs. 4.7-4.12).
 ///
 /// For each experiment k: `y_k = B_k - sum_known c_kj P_j`, with variance
 /// `var_k = se(B_k)^2 + sum_known c_kj^2 se(P_j)^2`. The unknowns are the least-squares
@@ -341,7 +341,7 @@ mod tests {
 
     #[test]
     fn indirect_test_separates_coupled_parameters() {
-        // B1 = LOIN + 1 LOOV, B2 = LOIN + 16 LOOV (seed eq. 4.12).
+        // B1 = LOIN + 1 LOOV, B2 = LOIN + 16 LOOV (Saavedra-Barrera eq. 4.12).
         let c1 = counts(&[(Param::LOIN, 1), (Param::LOOV, 1)]);
         let c2 = counts(&[(Param::LOIN, 1), (Param::LOOV, 16)]);
         let m = |v| Measured {

@@ -1,5 +1,5 @@
 C     Dot product of two double precision vectors, the kernel of
-C     seed 003 figure 1 (written for opcost's timing examples).
+C     Whaley & Castaldo's figure 1 (written for opcost's timing examples).
       DOUBLE PRECISION FUNCTION DDOT(N, X, Y)
       INTEGER N, I
       DOUBLE PRECISION X(N), Y(N), S

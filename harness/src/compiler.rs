@@ -1,5 +1,5 @@
 //! The Fortran compiler of the system being characterized (gfortran by default). The compiler
-//! and its flags are part of the system (seed 004 section 3) and are recorded in every result.
+//! and its flags are part of the system (Saavedra-Barrera's section 3) and are recorded in every result.
 
 use model::characterization::CompilerInfo;
 use std::path::{Path, PathBuf};
@@ -126,7 +126,7 @@ impl Compiler {
     }
 
     /// Compile one source file to an object file (separate compilation keeps operand
-    /// initialisation out of the optimizer's sight, seed 004 section 4.3).
+    /// initialisation out of the optimizer's sight, Saavedra-Barrera's section 4.3).
     pub fn compile_object(
         &self,
         source: &Path,

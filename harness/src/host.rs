@@ -1,4 +1,4 @@
-//! What machine this is, for the header of every result (shared/design.md, Files).
+//! What machine this is, for the header of every result.
 
 use model::characterization::MachineInfo;
 

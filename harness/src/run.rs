@@ -29,7 +29,7 @@ pub struct RunOutput {
     pub stderr: String,
     pub wall: Duration,
     /// CPU time of the process itself (wait4's accounting of that one child, so concurrent
-    /// children of the same parent do not mix in; seed 003 section 2.1).
+    /// children of the same parent do not mix in; Whaley & Castaldo section 2.1).
     pub cpu: CpuUsage,
 }
 

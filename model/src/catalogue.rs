@@ -1,10 +1,10 @@
-//! The parameter catalogue: the 74 abstract operations of seed 004 table 4.11, numbered as
-//! there, plus the derived ARR4 and ARRN (seed 004 section 4.2.4).
+//! The parameter catalogue: the 74 abstract operations of Saavedra-Barrera's table 4.11, numbered as
+//! there, plus the derived ARR4 and ARRN (Saavedra-Barrera's section 4.2.4).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The data type an operation works on (seed 004 tables 4.2-4.6).
+/// The data type an operation works on (Saavedra-Barrera's tables 4.2-4.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DataType {
@@ -15,7 +15,7 @@ pub enum DataType {
     None,
 }
 
-/// Single or double precision; integers and logicals are "single" in the seed's tables.
+/// Single or double precision; integers and logicals are "single" in Saavedra-Barrera's tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Precision {
@@ -24,7 +24,7 @@ pub enum Precision {
     None,
 }
 
-/// Where the operands live: local variables or COMMON blocks (seed 004 section 4.2.1).
+/// Where the operands live: local variables or COMMON blocks (Saavedra-Barrera's section 4.2.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StorageClass {
@@ -88,7 +88,7 @@ pub enum Operation {
 }
 
 impl Operation {
-    /// Short name as in the seed's tables.
+    /// Short name as in Saavedra-Barrera's tables.
     pub fn label(self) -> &'static str {
         match self {
             Operation::Store => "store",
@@ -130,12 +130,12 @@ impl Operation {
     }
 }
 
-/// One region of seed 004 table 4.11 (numbered as in shared/design.md).
+/// One region of Saavedra-Barrera's table 4.11 (numbered as there; 13 is opcost's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Region(pub u8);
 
 impl Region {
-    /// The latency region added by opcost's model refinement (not in the seed).
+    /// The latency region added by opcost's model refinement (not in Saavedra-Barrera).
     pub const LATENCY: Region = Region(13);
 
     pub const ALL: [Region; 13] = [
@@ -154,7 +154,7 @@ impl Region {
         Region(13),
     ];
 
-    /// Title of the region, as in seed 004 table 4.11.
+    /// Title of the region, as in Saavedra-Barrera's table 4.11.
     pub fn title(self) -> &'static str {
         match self.0 {
             1 => "real single, local operands",
@@ -185,7 +185,7 @@ impl fmt::Display for Region {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ParamDef {
     pub param: Param,
-    /// Number in seed 004 table 4.11 (1-74); derived parameters get 75 and 76.
+    /// Number in Saavedra-Barrera's table 4.11 (1-74); derived parameters get 75 and 76.
     pub number: u8,
     pub mnemonic: &'static str,
     pub region: Region,
@@ -218,7 +218,7 @@ impl ParamDef {
 
 macro_rules! catalogue {
     ($( $variant:ident = $num:literal, $region:literal, $op:ident, $dt:ident, $prec:ident, $st:ident, $derived:literal; )*) => {
-        /// A parameter of the machine model, by its seed 004 mnemonic.
+        /// A parameter of the machine model, by its Saavedra-Barrera mnemonic.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         pub enum Param { $( $variant, )* }
 
@@ -365,14 +365,14 @@ catalogue! {
     QMDD = 115, 13, Remainder, Real, Double, Local, false;
 }
 
-/// Number of parameters of seed 004 table 4.11.
+/// Number of parameters of Saavedra-Barrera's table 4.11.
 pub const SEED_COUNT: usize = 74;
 
 /// What a parameter's value means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CostKind {
-    /// Time the operation adds when it overlaps with independent work (seed 004's parameters,
+    /// Time the operation adds when it overlaps with independent work (Saavedra-Barrera's parameters,
     /// measured with independent operand chains).
     Throughput,
     /// Time the operation adds to a chain of dependent statements (region 13, opcost's model
@@ -386,7 +386,7 @@ impl Param {
         self.def().mnemonic
     }
 
-    /// The 74 parameters of seed 004 table 4.11.
+    /// The 74 parameters of Saavedra-Barrera's table 4.11.
     pub fn seed() -> impl Iterator<Item = Param> {
         Param::ALL
             .iter()
@@ -394,7 +394,7 @@ impl Param {
             .filter(|p| p.def().number as usize <= SEED_COUNT)
     }
 
-    /// Every parameter the characterizer measures: the seed's 74 and the latencies.
+    /// Every parameter the characterizer measures: Saavedra-Barrera's 74 and the latencies.
     pub fn measured() -> impl Iterator<Item = Param> {
         Param::ALL.iter().copied().filter(|p| !p.def().derived)
     }
@@ -444,7 +444,106 @@ impl fmt::Display for Param {
     }
 }
 
-/// ARR4 and ARRN are linear extrapolations of ARR1..ARR3 (seed 004 section 4.2.4): each further
+/// One entry of the glossary: a parameter's mnemonic, where it comes from and what it measures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GlossaryEntry {
+    /// Number in Saavedra-Barrera's table 4.11 (1-74), 75-76 derived, from 77 opcost's own.
+    pub number: u8,
+    pub mnemonic: &'static str,
+    pub region: u8,
+    pub region_title: &'static str,
+    /// `throughput` (an operation beside independent work), `latency` (a link of a
+    /// dependence chain) or `derived` (computed from other parameters, not measured).
+    pub kind: &'static str,
+    pub description: String,
+    /// Unit of the parameter's value in a characterization (`ns per operation`, ...).
+    pub unit: &'static str,
+    /// Where the parameter comes from: Saavedra-Barrera's catalogue or an opcost rule.
+    pub origin: &'static str,
+}
+
+impl Param {
+    /// What one unit of this parameter's count is.
+    fn per(self) -> &'static str {
+        use Param::*;
+        match self {
+            PROC => "ns per call",
+            AGRS | AGRD | AGIS => "ns per argument",
+            ARR1 | ARR2 | ARR3 | ARR4 | ARRN => "ns per reference",
+            LOIN | LOIX => "ns per loop entry",
+            LOOV | LOOX => "ns per iteration",
+            BMIS | BMIR => "ns per miss",
+            DUMA => "ns per use of a dummy",
+            INST => "ns per instruction",
+            CSTA => "ns per store",
+            p if p.cost_kind() == CostKind::Latency => "ns per link",
+            _ => "ns per operation",
+        }
+    }
+
+    /// The catalogue or rule the parameter comes from.
+    fn origin(self) -> &'static str {
+        use Param::*;
+        match self {
+            ARR4 | ARRN => "Saavedra-Barrera's section 4.2.4",
+            BMIS | BMIR => "rule 15",
+            DUMA => "rule 16",
+            INST => "rule 17",
+            CSTA => "rule 18",
+            MODS | MODD => "rule 9",
+            p if p.cost_kind() == CostKind::Latency => "rule 14",
+            _ => "Saavedra-Barrera's table 4.11",
+        }
+    }
+}
+
+/// The glossary of every parameter, in the catalogue's order (by number).
+pub fn glossary() -> Vec<GlossaryEntry> {
+    let mut entries: Vec<GlossaryEntry> = Param::ALL
+        .iter()
+        .map(|&p| {
+            let d = p.def();
+            let kind = if d.derived {
+                "derived"
+            } else if p.cost_kind() == CostKind::Latency {
+                "latency"
+            } else {
+                "throughput"
+            };
+            let label = d.operation.label();
+            let full = d.description();
+            let ty = full.trim_start_matches(label);
+            let description = match p {
+                Param::BMIS => "mispredicted IF branch, integer or logical condition".to_string(),
+                Param::BMIR => "mispredicted IF branch, real or double compare".to_string(),
+                Param::ARR4 | Param::ARRN => format!("{full} (extrapolated from ARR1-ARR3)"),
+                _ if p.cost_kind() == CostKind::Latency => {
+                    let ty = ty.trim_end_matches(", local");
+                    if d.operation == Operation::MemoryTransfer {
+                        format!("store-to-load forwarding on a chain{ty}")
+                    } else {
+                        format!("{label} on a chain{ty}")
+                    }
+                }
+                _ => full,
+            };
+            GlossaryEntry {
+                number: d.number,
+                mnemonic: d.mnemonic,
+                region: d.region.0,
+                region_title: d.region.title(),
+                kind,
+                description,
+                unit: p.per(),
+                origin: p.origin(),
+            }
+        })
+        .collect();
+    entries.sort_by_key(|e| e.number);
+    entries
+}
+
+/// ARR4 and ARRN are linear extrapolations of ARR1..ARR3 (Saavedra-Barrera's section 4.2.4): each further
 /// dimension adds what the third added to the second. Returns the coefficients over
 /// (ARR1, ARR2, ARR3) for an array of `rank` dimensions.
 pub fn array_reference_coefficients(rank: usize) -> [f64; 3] {
@@ -464,6 +563,29 @@ pub fn array_reference_coefficients(rank: usize) -> [f64; 3] {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn the_glossary_describes_every_parameter_once_in_number_order() {
+        let g = glossary();
+        assert_eq!(g.len(), Param::ALL.len());
+        for p in Param::ALL {
+            assert_eq!(g.iter().filter(|e| e.mnemonic == p.mnemonic()).count(), 1);
+        }
+        assert!(g.windows(2).all(|w| w[0].number < w[1].number));
+        assert!(g
+            .iter()
+            .all(|e| !e.description.is_empty() && e.unit.starts_with("ns per")));
+        let qtrs = g.iter().find(|e| e.mnemonic == "QTRS").unwrap();
+        assert_eq!(qtrs.kind, "latency");
+        assert_eq!(
+            qtrs.description,
+            "store-to-load forwarding on a chain, real single"
+        );
+        assert_eq!(
+            g.iter().find(|e| e.mnemonic == "ARRN").unwrap().kind,
+            "derived"
+        );
+    }
 
     #[test]
     fn catalogue_has_74_unique_seed_mnemonics_numbered_in_order() {

@@ -1,5 +1,5 @@
 //! The Characterization file: a machine + compiler + flags as a vector of parameter costs
-//! (seed 004 section 4) with the X-Ray hardware section (seeds 002, 000).
+//! (Saavedra-Barrera's section 4) with the X-Ray hardware section (X-Ray, 000).
 
 use crate::catalogue::Param;
 use crate::estimate::Estimate;
@@ -17,7 +17,7 @@ pub struct MachineInfo {
     pub arch: String,
 }
 
-/// The compiler is part of the characterized system (seed 004 section 3).
+/// The compiler is part of the characterized system (Saavedra-Barrera's section 3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompilerInfo {
     pub path: String,
@@ -46,7 +46,7 @@ impl CompilerInfo {
     }
 }
 
-/// Which estimator turns a sample of observations into a measurement (seed 004 section 4.6).
+/// Which estimator turns a sample of observations into a measurement (Saavedra-Barrera's section 4.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Statistic {
@@ -78,7 +78,7 @@ impl Statistic {
     }
 }
 
-/// How a parameter was isolated (seed 004 section 4.4.1).
+/// How a parameter was isolated (Saavedra-Barrera's section 4.4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TestKind {
@@ -95,7 +95,7 @@ pub enum TestKind {
 /// Settings of the run that produced a characterization.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSettings {
-    /// Minimum duration of one observation, seconds (seed 004 figure 4.4, TMAX).
+    /// Minimum duration of one observation, seconds (Saavedra-Barrera's figure 4.4, TMAX).
     pub tmax_s: f64,
     /// Observations per experiment (REPEAT).
     pub repeat: usize,
@@ -114,7 +114,7 @@ fn one_round() -> usize {
     1
 }
 
-/// The timer and the overheads measured before the tests (seed 004 table 4.8).
+/// The timer and the overheads measured before the tests (Saavedra-Barrera's table 4.8).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimerInfo {
     pub name: String,
@@ -136,7 +136,7 @@ pub struct ParameterResult {
 }
 
 impl ParameterResult {
-    /// The seed's "cannot be separated from zero" (printed as "1<" in its tables).
+    /// Saavedra-Barrera's "cannot be separated from zero" (printed as "1<" in its tables).
     pub fn below_resolution(&self) -> bool {
         !self.estimate.separable_from_zero()
     }

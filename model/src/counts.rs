@@ -11,7 +11,7 @@ use std::ops::AddAssign;
 pub struct OpCounts {
     pub params: BTreeMap<Param, u64>,
     /// Operations the catalogue has no parameter for, by kind (e.g. "I/O statement",
-    /// "complex arithmetic"); reported, never dropped (shared/design.md).
+    /// "complex arithmetic"); reported, never dropped.
     pub uncharacterized: BTreeMap<String, u64>,
 }
 

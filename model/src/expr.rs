@@ -49,7 +49,7 @@ impl Type {
 pub struct Operand {
     pub name: String,
     pub ty: Type,
-    /// In a COMMON block (the seed's "global" storage class).
+    /// In a COMMON block (Saavedra-Barrera's "global" storage class).
     pub global: bool,
     /// A dummy argument: reached through the address the caller passed (rule 16).
     #[serde(default)]

@@ -1,5 +1,5 @@
 //! Versioned file formats. Every file opcost writes names its format and version; reading an
-//! older, newer or foreign file fails with an error that says which (shared/design.md, Files).
+//! older, newer or foreign file fails with an error that says which.
 
 use serde::de::DeserializeOwned;
 use thiserror::Error;

@@ -1,5 +1,5 @@
 //! The X-Ray section of a characterization: memory hierarchy and CPU parameters measured by
-//! micro-benchmarks (seeds 002 and 000). Filled by the `xray` crate; read by the
+//! micro-benchmarks (X-Ray (Yotov, Pingali & Stodghill)). Filled by the `xray` crate; read by the
 //! characterizer (cache capacities size its cache-flush areas) and by `opcost xray`.
 
 use serde::{Deserialize, Serialize};
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CacheMethod {
-    /// Compact / non-compact sequences (seed 002 figures 6 and 8, section 5): capacity,
+    /// Compact / non-compact sequences (X-Ray figures 6 and 8, section 5): capacity,
     /// associativity and block size are exact when the hardware is a set-associative cache
     /// indexed by the addresses X-Ray controls.
     CompactSequences,
@@ -19,7 +19,7 @@ pub enum CacheMethod {
     EffectiveCapacity,
 }
 
-/// One data cache level (seed 002 sections 3-5).
+/// One data cache level (X-Ray sections 3-5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CacheLevel {
     pub level: u8,
@@ -27,18 +27,18 @@ pub struct CacheLevel {
     /// None when the method could not measure it (see `method`).
     pub associativity: Option<u32>,
     pub block_bytes: Option<u32>,
-    /// Load-to-use latency of a hit at this level (pointer chasing, seed 002 fig. 9).
+    /// Load-to-use latency of a hit at this level (pointer chasing, X-Ray fig. 9).
     pub latency_cycles: f64,
     pub latency_ns: f64,
     pub method: CacheMethod,
-    /// Measured with super pages (physically indexed levels, seed 002 section 5.3).
+    /// Measured with super pages (physically indexed levels, X-Ray section 5.3).
     pub used_huge_pages: bool,
-    /// Exclusive of the level above (seed 002 section 8.2); `capacity_bytes` and
+    /// Exclusive of the level above (X-Ray section 8.2); `capacity_bytes` and
     /// `associativity` are then the level's own share.
     pub exclusive: bool,
 }
 
-/// TLB (seed 002 section 6).
+/// TLB (X-Ray section 6).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TlbInfo {
     pub entries: u32,
@@ -47,7 +47,7 @@ pub struct TlbInfo {
     pub miss_penalty_ns: f64,
 }
 
-/// Latency and throughput of one instruction kind, in cycles (seed 000).
+/// Latency and throughput of one instruction kind, in cycles (X-Ray).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InstructionTiming {
     /// e.g. "integer add", "double multiply".
@@ -58,23 +58,23 @@ pub struct InstructionTiming {
     pub throughput_cycles: f64,
 }
 
-/// CPU parameters (seeds 000 and 002 section 7).
+/// CPU parameters (X-Ray (Yotov, Pingali & Stodghill) section 7).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CpuInfo {
-    /// From a chain of dependent integer additions, one per cycle (seed 000).
+    /// From a chain of dependent integer additions, one per cycle (X-Ray).
     pub frequency_mhz: f64,
     pub instructions: Vec<InstructionTiming>,
-    /// A multiply-add chain is faster than a multiply then an add (seed 000).
+    /// A multiply-add chain is faster than a multiply then an add (X-Ray).
     pub has_fma: bool,
     /// Floating-point additions take a few cycles, not an emulation library's hundreds.
     pub has_fpu: bool,
-    /// Registers the compiler really uses (seed 002 section 7, fig. 11); None if not measured.
+    /// Registers the compiler really uses (X-Ray section 7, fig. 11); None if not measured.
     pub integer_registers: Option<u32>,
     pub float_registers: Option<u32>,
     pub simd_registers: Option<u32>,
-    /// Concurrent instances that run without slowing each other (seed 000, SMP).
+    /// Concurrent instances that run without slowing each other (X-Ray, SMP).
     pub processors: u32,
-    /// Logical processors the OS offers that share a physical one (seed 000, SMT).
+    /// Logical processors the OS offers that share a physical one (X-Ray, SMT).
     pub smt: bool,
 }
 

@@ -1,7 +1,7 @@
 //! The Fortran 77 intrinsic functions (generic and specific names) and how each is counted.
 //!
-//! The seed has parameters for five functions in two precisions (seed 004 table 4.6). For the
-//! others this module decides once (shared/design.md, "where the seed leaves a case open"):
+//! Saavedra-Barrera's catalogue has parameters for five functions in two precisions (Saavedra-Barrera's table 4.6). For the
+//! others this module decides once, where the catalogue leaves a case open:
 //! - COS is counted as SIN, LOG10 as LOG, inverse trigonometric functions (ATAN, ATAN2, ASIN,
 //!   ACOS) as TAN, hyperbolic ones (SINH, COSH, TANH) as EXP: each is a library call of the
 //!   same cost family as the parameter it borrows.

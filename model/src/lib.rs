@@ -1,5 +1,5 @@
-//! opcost's shared vocabulary. The analyzer and the characterizer meet only here
-//! (shared/design.md): the parameter catalogue of seed 004 table 4.11 ([`catalogue`]), the
+//! opcost's shared vocabulary. The analyzer and the characterizer meet only here:
+//! the parameter catalogue of Saavedra-Barrera's table 4.11 ([`catalogue`]), the
 //! typed statement vocabulary ([`expr`]) and the counting rules both sides apply to it
 //! ([`rules`], [`intrinsics`]), and the versioned file schemas ([`Characterization`],
 //! [`ProgramStats`]). No I/O, no timing.

@@ -1,4 +1,4 @@
-//! The ProgramStats file: a program decomposed into parameter counts (seed 004 section 5),
+//! The ProgramStats file: a program decomposed into parameter counts (Saavedra-Barrera's section 5),
 //! static and dynamic, per program unit and per region. Written by the analyzer, read by the
 //! predictor.
 
@@ -15,7 +15,7 @@ pub struct PartStats {
     /// Executions in one run (present after a dynamic analysis).
     pub dynamic_counts: Option<OpCounts>,
     /// The source lines a directive region covers (regions only; absent in older files), so
-    /// that a line profile can time it (seed 004 section 6.3).
+    /// that a line profile can time it (Saavedra-Barrera's section 6.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spans: Vec<LineSpan>,
 }
@@ -99,7 +99,7 @@ impl LoopStats {
     }
 }
 
-/// One basic block: a run of statements executed together (seed 004 section 5.1, like tcov).
+/// One basic block: a run of statements executed together (Saavedra-Barrera's section 5.1, like tcov).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BlockStats {
     pub unit: String,

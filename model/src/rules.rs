@@ -1,11 +1,11 @@
 //! The counting rules: how a statement turns into parameter counts. The analyzer counts
 //! programs with these functions and the characterizer counts its test bodies with them, so a
-//! parameter means the same on both sides (shared/design.md, "one set of rules").
+//! parameter means the same on both sides (one set of rules).
 //!
-//! The rules (seed 004 sections 4.2 and 5; decisions where the seed is silent are marked *):
+//! The rules (Saavedra-Barrera's sections 4.2 and 5; decisions where Saavedra-Barrera is silent are marked *):
 //! 1. An assignment whose right side has no operator (a constant, a variable or an array
 //!    element) is one memory transfer T of the target's type. Otherwise it is one store S of
-//!    the target's type plus the operators of the right side. (seed 004 section 4.2.1)
+//!    the target's type plus the operators of the right side. (Saavedra-Barrera's section 4.2.1)
 //! 2. An operation is global (…G) when any of its direct operands is a variable or array
 //!    element in COMMON; the store is global when the target is; a transfer is global when
 //!    either side is. Results of sub-expressions are temporaries, hence local.
@@ -21,8 +21,8 @@
 //!    and `.NEQV.` count as AND*; `.NOT.` is free* (one flip of a bit, folded into the test or
 //!    the AND that uses it; counting it as an AND overpredicted smith's LOGIC by 2x).
 //! 6. An array element whose subscripts are all compile-time constants is addressed at compile
-//!    time and costs no ARRn (seed 004 section 4.2.4); otherwise one ARRn by rank (ARR4, ARRN for
-//!    4 and more, derived). Integer + and - inside a subscript are IADD, not AIS… (seed 004
+//!    time and costs no ARRn (Saavedra-Barrera's section 4.2.4); otherwise one ARRn by rank (ARR4, ARRN for
+//!    4 and more, derived). Integer + and - inside a subscript are IADD, not AIS… (Saavedra-Barrera
 //!    section 6.3); other subscript operators count as usual.
 //! 7. A relational operator is one compare C… of the promoted operand type; a condition costs
 //!    its operators only, so `IF (L)` on a bare logical is free* and ELSE, END IF, CONTINUE,
@@ -36,14 +36,14 @@
 //!    function reference is an operator, so `X = F(Y)` is a store, not a transfer*.
 //! 9. Intrinsics: see [`crate::intrinsics`].
 //! 10. GO TO is GOTO; computed GO TO, assigned GO TO and the arithmetic IF are GCOM plus the
-//!     operators of their expression (seed 004 section 4.2.3); ASSIGN is an integer transfer*.
+//!     operators of their expression (Saavedra-Barrera's section 4.2.3); ASSIGN is an integer transfer*.
 //! 11. A DO statement costs LOIN once per entry and LOOV once per iteration when its step is
 //!     absent or the literal 1, LOIX and LOOX otherwise, plus the operators of its bounds.
 //!     DO WHILE costs its condition per test and one GOTO per iteration*.
 //! 12. Logical values are stored and transferred as integers (SIS…, TIS…)*.
 //! 13. Anything else (complex and character operations, I/O statements, type conversions,
 //!     intrinsics without a parameter) is counted as uncharacterized, by kind.
-//! 14. Dependency latency (opcost's refinement, region 13; not in the seed): when a statement
+//! 14. Dependency latency (opcost's refinement, region 13; not in Saavedra-Barrera): when a statement
 //!     reads a scalar that an earlier statement of the same loop wrote, the reader waits. The
 //!     wait along one assignment, from an operand `v` to the target, is one QT… (the stored
 //!     value forwarded to the next load, by the target's type) plus one Q… latency for every
@@ -84,7 +84,7 @@
 //!     scalar or an element of a dummy array, read or written, costs one DUMA on top of its
 //!     other counts: the procedure holds the caller's address, and at -O0 each use loads it
 //!     from the frame before reaching the value (seen in gfortran's assembly; the same SAXPY
-//!     loop ran 30 % slower on dummy arrays than on local ones, which the seed's parameters
+//!     loop ran 30 % slower on dummy arrays than on local ones, which Saavedra-Barrera's parameters
 //!     could not tell apart, and linpack's SAXPY was predicted 18 % low). Passing a dummy on
 //!     as an actual argument passes the address and costs no DUMA.
 //! 17. Instruction issue (opcost's refinement): an innermost loop lasts at least as long as

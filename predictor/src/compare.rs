@@ -1,4 +1,4 @@
-//! Machine comparison (seed 004 sections 4.7 and 7): parameters normalized to a reference
+//! Machine comparison (Saavedra-Barrera's sections 4.7 and 7): parameters normalized to a reference
 //! system (figures 4.10-4.11), predicted relative performance per program and pair of systems
 //! beside the measured one (table 7.1), and where each program's time goes on each system
 //! (table 7.3).

@@ -1,4 +1,4 @@
-//! The execution predictor (seed 004 sections 3.3, 6 and 7): combines a machine
+//! The execution predictor (Saavedra-Barrera's sections 3.3, 6 and 7): combines a machine
 //! characterization and a program's statistics into a run-time estimate with its variance
 //! ([`predict`]), checks estimates against real runs ([`validate`]), and compares systems
 //! ([`compare`]), with SVG charts ([`plot`]).

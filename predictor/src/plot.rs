@@ -1,5 +1,5 @@
-//! SVG charts: predicted against real run times on log-log axes with the diagonal (seed
-//! figure 6.5), and parameters normalized to a reference system by region (seed figures
+//! SVG charts: predicted against real run times on log-log axes with the diagonal (Saavedra-Barrera
+//! figure 6.5), and parameters normalized to a reference system by region (Saavedra-Barrera figures
 //! 4.10-4.11).
 
 use plotters::prelude::*;

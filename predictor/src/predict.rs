@@ -1,5 +1,5 @@
-//! The execution predictor (seed 004 sections 3.3 and 6): T = sum C_i P_i with
-//! var(T) = sum C_i^2 var(P_i), and the breakdown of seed figure 6.1.
+//! The execution predictor (Saavedra-Barrera's sections 3.3 and 6): T = sum C_i P_i with
+//! var(T) = sum C_i^2 var(P_i), and the breakdown of Saavedra-Barrera's figure 6.1.
 
 use model::characterization::Characterization;
 use model::program_stats::{LoopStats, PartStats};
@@ -7,7 +7,7 @@ use model::{rules, Estimate, OpCounts, Param, ProgramStats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// One line of the breakdown (seed figure 6.1).
+/// One line of the breakdown (Saavedra-Barrera's figure 6.1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BreakdownRow {
     pub mnemonic: Param,
@@ -416,7 +416,7 @@ pub fn prediction_csv(p: &Prediction) -> Result<String, csv::Error> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// The breakdown as a Markdown table (seed figure 6.1).
+/// The breakdown as a Markdown table (Saavedra-Barrera's figure 6.1).
 pub fn prediction_markdown(p: &Prediction) -> String {
     let mut s = format!(
         "# Prediction: {} on {} ({})\n\nPredicted time: **{:.3} s** (90 % interval {:.3}-{:.3} s), {} counts.\n\n",

@@ -1,12 +1,12 @@
-//! Validation: predicted against real run times (seed 004 section 6, tables 6.1 and 7.2).
+//! Validation: predicted against real run times (Saavedra-Barrera's section 6, tables 6.1 and 7.2).
 //! Each program is analyzed dynamically, predicted, then compiled with the characterization's
 //! compiler and flags and run several times; the real time is the runs' CPU time (the
 //! characterizer's timer is CPU time too) summarized as the characterization summarized its
 //! tests' observations: the minimum for a characterization by the minimum (the default: the
-//! undisturbed machine on both sides, seed 003 section 2.1) or by the round median, the
+//! undisturbed machine on both sides, Whaley & Castaldo section 2.1) or by the round median, the
 //! median otherwise. Wall time
 //! is reported beside it. Where a prediction is off, a profiling build (gprof, `-pg`) times every program
-//! unit so predicted and measured time can be compared part by part (seed 004 section 6.3).
+//! unit so predicted and measured time can be compared part by part (Saavedra-Barrera's section 6.3).
 
 use crate::corpus::ProgramSpec;
 use crate::predict::{predict_program, Prediction};
@@ -79,7 +79,7 @@ pub struct PartComparison {
     pub measured_self_s: f64,
 }
 
-/// One row of seed table 6.1.
+/// One row of Saavedra-Barrera's table 6.1.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProgramValidation {
     pub program: String,
@@ -226,7 +226,7 @@ pub const HOST_DRIFT_LIMIT: f64 = 0.15;
 
 /// A warning when the probed host speed (time now over time at characterization) is more
 /// than [`HOST_DRIFT_LIMIT`] away from 1: the errors are then mostly the machine's change,
-/// not the model's, and the machine should be characterized again (seed 004 section 3: a
+/// not the model's, and the machine should be characterized again (Saavedra-Barrera's section 3: a
 /// characterization describes one machine and compiler as they are).
 pub fn host_drift_warning(ratio: f64) -> Option<String> {
     if !ratio.is_finite() || ratio <= 0.0 || (ratio - 1.0).abs() <= HOST_DRIFT_LIMIT {
@@ -587,7 +587,7 @@ pub type RunTimes = (Vec<f64>, Vec<f64>);
 
 /// Time prepared programs in rounds, one run of each program per round, so that a slow
 /// phase of a shared machine falls on every program rather than on the runs of one (the
-/// back-to-back alternation of seed 003 section 6). Returns each program's (cpu, wall)
+/// back-to-back alternation of Whaley & Castaldo section 6). Returns each program's (cpu, wall)
 /// seconds, or the error of its first failing run (a failed program sits out the later
 /// rounds; the others go on); `on_run` is called after each run.
 pub fn time_in_rounds(
@@ -960,7 +960,7 @@ pub struct ProgramRescore {
     pub max_error_percent: f64,
 }
 
-/// Predictions scored against the real times of earlier validations (seed 004 section 6.3:
+/// Predictions scored against the real times of earlier validations (Saavedra-Barrera's section 6.3:
 /// a changed model or characterization checked against runs already made, without making
 /// them again; the host's noise shows as the spread over the sets).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,4 +1,4 @@
-//! `opcost analyze`: static and dynamic operation counts of a Fortran 77 program (seed 004
+//! `opcost analyze`: static and dynamic operation counts of a Fortran 77 program (Saavedra-Barrera
 //! section 5).
 
 use analyzer::{AnalyzeOptions, RunSpec, Severity};
@@ -9,7 +9,7 @@ use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
-  opcost analyze fortran-samples/linpack.f                 # static report (seed fig. 5.2)
+  opcost analyze fortran-samples/linpack.f                 # static report (Saavedra-Barrera fig. 5.2)
   opcost analyze prog.f sub.f --dynamic --run-args \"100 3\" --stdin input.dat
   opcost analyze prog.f --dynamic --json results/prog.stats.json --csv -
   opcost analyze prog.f --dynamic --branches --json prog.stats.json   # input for predict
@@ -21,7 +21,7 @@ pub struct Args {
     /// Fortran 77 source files of one program (fixed form)
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Also count executions: compile an instrumented copy, run it, multiply (seed table 5.5)
+    /// Also count executions: compile an instrumented copy, run it, multiply (Saavedra-Barrera table 5.5)
     #[arg(long)]
     dynamic: bool,
     /// Command-line arguments of the program's run (one string, split on blanks)

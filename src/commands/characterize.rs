@@ -1,4 +1,4 @@
-//! `opcost characterize`: measure this machine's parameters (seed 004 section 4).
+//! `opcost characterize`: measure this machine's parameters (Saavedra-Barrera's section 4).
 
 use anyhow::{bail, Context, Result};
 use characterizer::{CharacterizeError, Event, Options};
@@ -101,10 +101,10 @@ pub struct Args {
         allow_hyphen_values = true
     )]
     flags: String,
-    /// Minimum duration of one observation in seconds (seed TMAX) [default: 0.04, quick 0.01]
+    /// Minimum duration of one observation in seconds (Saavedra-Barrera's TMAX) [default: 0.04, quick 0.01]
     #[arg(long, value_name = "S")]
     tmax: Option<f64>,
-    /// Observations per experiment (seed REPEAT) [default: 10, quick 5]
+    /// Observations per experiment (Saavedra-Barrera's REPEAT) [default: 10, quick 5]
     #[arg(long, value_name = "N")]
     repeat: Option<usize>,
     /// Processes per experiment: its observations are split over this many runs, made in
@@ -366,7 +366,7 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(x) = &result.xray {
         print!("\n{}", crate::commands::xray::render(x));
     }
-    // The parameter table as CSV beside the JSON (shared/design.md, Files), and where asked.
+    // The parameter table as CSV beside the JSON, and where asked.
     let beside = out.with_extension("csv");
     harness::write_atomic(&beside, result.parameters_csv()?.as_bytes())
         .with_context(|| format!("cannot write {}", beside.display()))?;
@@ -377,7 +377,7 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// X-Ray's section of the characterization (seeds 002, 000). A failure is reported but does not
+/// X-Ray's section of the characterization (X-Ray, 000). A failure is reported but does not
 /// cost the parameters already measured.
 fn measure_hardware(
     compiler: &Compiler,
@@ -413,7 +413,7 @@ fn fmt_ns(v: f64) -> String {
     }
 }
 
-/// The parameter table grouped by the seed's regions, then warnings and the self-check.
+/// The parameter table grouped by Saavedra-Barrera's regions, then warnings and the self-check.
 pub fn print_report(c: &Characterization) {
     use prettytable::{format, row, Table};
     let mut t = Table::new();
@@ -531,7 +531,7 @@ pub fn print_report(c: &Characterization) {
         .collect();
     if !zero.is_empty() {
         eprintln!(
-            "note: {} cannot be separated from zero on this system (shown as \"< upper bound\", the seed's \"1<\"): the operation overlaps with others",
+            "note: {} cannot be separated from zero on this system (shown as \"< upper bound\", Saavedra-Barrera's \"1<\"): the operation overlaps with others",
             zero.join(", ")
         );
     }

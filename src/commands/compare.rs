@@ -1,4 +1,4 @@
-//! `opcost compare`: systems side by side (seed 004 figures 4.10-4.11, tables 7.1 and 7.3).
+//! `opcost compare`: systems side by side (Saavedra-Barrera's figures 4.10-4.11, tables 7.1 and 7.3).
 
 use anyhow::{bail, Result};
 use model::{Param, Region};
@@ -99,7 +99,7 @@ pub fn run(a: Args) -> Result<()> {
         );
     }
 
-    // Parameters normalized to the reference (seed figures 4.10-4.11).
+    // Parameters normalized to the reference (Saavedra-Barrera figures 4.10-4.11).
     let rows = normalized(&systems, reference);
     let mut t = Table::new();
     t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
@@ -128,7 +128,7 @@ pub fn run(a: Args) -> Result<()> {
         );
         t.add_row(Row::new(cells));
     }
-    println!("\nParameters relative to the reference (seed figures 4.10-4.11):");
+    println!("\nParameters relative to the reference (Saavedra-Barrera figures 4.10-4.11):");
     t.printstd();
     // How far each system is from the reference, parameter by parameter (for two runs of the
     // same system this is the run-to-run agreement).
@@ -192,8 +192,8 @@ pub fn run(a: Args) -> Result<()> {
         eprintln!("wrote charts to {}", dir.display());
     }
 
-    // Programs: predicted (and measured) relative performance (seed table 7.1) and where the
-    // time goes (seed table 7.3).
+    // Programs: predicted (and measured) relative performance (Saavedra-Barrera table 7.1) and where the
+    // time goes (Saavedra-Barrera table 7.3).
     let mut comparisons = Vec::new();
     let mut distributions = Vec::new();
     if !a.programs.is_empty() {
@@ -258,7 +258,7 @@ pub fn run(a: Args) -> Result<()> {
             )));
             t.add_row(Row::new(cells));
         }
-        println!("\nPredicted and real run times (seed table 7.1):");
+        println!("\nPredicted and real run times (Saavedra-Barrera table 7.1):");
         t.printstd();
         // Relative performance of every pair.
         for i in 0..systems.len() {
@@ -302,7 +302,7 @@ pub fn run(a: Args) -> Result<()> {
                 t.add_row(Row::new(cells));
             }
             println!(
-                "\n{}: % of predicted time in its ten most executed operations (* = 50 % above the geometric mean across systems; seed table 7.3)",
+                "\n{}: % of predicted time in its ten most executed operations (* = 50 % above the geometric mean across systems; Saavedra-Barrera table 7.3)",
                 d.program
             );
             t.printstd();

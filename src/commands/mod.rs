@@ -1,6 +1,7 @@
 //! One module per subcommand: parse-level arguments in, crate calls, printed report out.
 
 pub mod analyze;
+pub mod catalogue;
 pub mod characterize;
 pub mod compare;
 pub mod predict;

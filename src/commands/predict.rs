@@ -1,4 +1,4 @@
-//! `opcost predict`: a program's run time on a characterized machine (seed 004 section 6).
+//! `opcost predict`: a program's run time on a characterized machine (Saavedra-Barrera's section 6).
 
 use anyhow::{Context, Result};
 use model::characterization::Characterization;
@@ -136,7 +136,7 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// The breakdown of seed figure 6.1.
+/// The breakdown of Saavedra-Barrera's figure 6.1.
 pub fn print_part(part: &PartPrediction, all_rows: bool) {
     use prettytable::{format, row, Table};
     let mut t = Table::new();

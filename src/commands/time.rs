@@ -1,5 +1,5 @@
 //! `opcost time`: time one routine in the cache context the user asks for, with a generated
-//! driver (seed 003 timers, seed 001 specifications), over a sweep of sizes, or inside its
+//! driver (Whaley & Castaldo timers, Magee, Yi & Whaley specifications), over a sweep of sizes, or inside its
 //! whole application.
 
 use anyhow::{bail, Context, Result};
@@ -37,14 +37,14 @@ pub struct Args {
     /// The headline statistic: wall (minimum of wall times) or cpu (median of CPU times)
     #[arg(long, default_value = "wall", value_name = "wall|cpu")]
     timer: String,
-    /// Timed samples per context (seed 003: 3 to 7)
+    /// Timed samples per context (Whaley & Castaldo: 3 to 7)
     #[arg(long, default_value_t = 7)]
     samples: u32,
     /// Run the contexts of a point in turn this many times and pool their samples (contexts
     /// measured side by side see the same load on a shared machine)
     #[arg(long, default_value_t = 1)]
     rounds: u32,
-    /// Time every size flushed and unflushed (seed 003 fig. 1)
+    /// Time every size flushed and unflushed (Whaley & Castaldo fig. 1)
     #[arg(long)]
     sweep: bool,
     /// Draw the sweep as SVG
@@ -278,7 +278,7 @@ pub fn run(a: Args) -> Result<()> {
                 &s,
                 &caches,
                 &format!(
-                    "{}: flushed vs in cache ({:?}, seed 003 fig. 1)",
+                    "{}: flushed vs in cache ({:?}, Whaley & Castaldo fig. 1)",
                     prep.sig.name, method
                 ),
                 p,
@@ -407,7 +407,7 @@ fn print_timings(ts: &[Timing], memalign: Option<u64>, per_point: usize) {
     {
         println!("note: some single calls take under 20 us, near the timer's resolution; use --method multi-call");
     }
-    println!("wall: minimum of the samples; CPU: median (seed 003 section 2.1); spread = (max - min) / min (wall), / median (CPU)");
+    println!("wall: minimum of the samples; CPU: median (Whaley & Castaldo section 2.1); spread = (max - min) / min (wall), / median (CPU)");
 }
 
 fn print_sweep(s: &[SweepPoint], spec: &Spec, hw: Option<&HardwareReport>) {

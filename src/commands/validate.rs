@@ -1,4 +1,4 @@
-//! `opcost validate`: predicted against real run times (seed 004 tables 6.1 and 7.2).
+//! `opcost validate`: predicted against real run times (Saavedra-Barrera's tables 6.1 and 7.2).
 
 use anyhow::{bail, Result};
 use predictor::corpus::ProgramSpec;
@@ -414,11 +414,11 @@ fn print_table(rows: &[ProgramValidation]) {
         ]);
     }
     let real = rows.first().map_or("", |r| r.real_time.describe());
-    println!("Predicted against real run times (seed table 6.1; real = {real}, spread = (max - min) / median):");
+    println!("Predicted against real run times (Saavedra-Barrera table 6.1; real = {real}, spread = (max - min) / median):");
     t.printstd();
     let s = summarize(rows);
     println!(
-        "\nWithin 5 %: {}   10 %: {}   15 %: {}   20 %: {}   of {} (seed table 7.2)",
+        "\nWithin 5 %: {}   10 %: {}   15 %: {}   20 %: {}   of {} (Saavedra-Barrera table 7.2)",
         s.within_5, s.within_10, s.within_15, s.within_20, s.programs
     );
     println!(
@@ -609,7 +609,7 @@ fn rescore(
         );
     }
     println!(
-        "Predictions against the real times of {} earlier validation(s); nothing was run (seed table 7.2 per set):",
+        "Predictions against the real times of {} earlier validation(s); nothing was run (Saavedra-Barrera table 7.2 per set):",
         r.sets.len()
     );
     let mut t = Table::new();

@@ -1,5 +1,5 @@
 //! `opcost xray`: measure the memory hierarchy and CPU parameters of this machine (X-Ray,
-//! seeds 002 and 000) and print them, optionally saving them as JSON.
+//! X-Ray (Yotov, Pingali & Stodghill)) and print them, optionally saving them as JSON.
 
 use anyhow::{Context, Result};
 use model::hardware::{CacheMethod, HardwareReport};
@@ -93,7 +93,7 @@ pub fn render(r: &HardwareReport) -> String {
         r->format!("{:.1}", r.memory_latency_ns),
         "pseudo-random chase, 128 MiB"
     ]);
-    out.push_str("Memory hierarchy (X-Ray, seed 002)\n");
+    out.push_str("Memory hierarchy (X-Ray, X-Ray)\n");
     out.push_str(&t.to_string());
     out.push_str(&format!(
         "super pages: {}\n\n",
@@ -112,7 +112,7 @@ pub fn render(r: &HardwareReport) -> String {
         ));
     }
     if let Some(cpu) = &r.cpu {
-        out.push_str("CPU (X-Ray, seed 000)\n");
+        out.push_str("CPU (X-Ray, X-Ray)\n");
         out.push_str(&format!(
             "frequency: {:.0} MHz (dependent integer additions)\n",
             cpu.frequency_mhz

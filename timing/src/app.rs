@@ -1,4 +1,4 @@
-//! In-application timing (seed 001 section 3.1, fig. 2): a copy of the whole program, never the
+//! In-application timing (Magee, Yi & Whaley section 3.1, fig. 2): a copy of the whole program, never the
 //! original, in which every call of the routine records its size arguments and its wall time.
 //!
 //! The copy renames the routine's own unit to a name of the same length (so no line grows past
@@ -32,7 +32,7 @@ pub struct Call {
 pub struct CallGroup {
     pub sizes: BTreeMap<String, i64>,
     pub calls: u64,
-    /// The first call with these sizes (cold instructions and data, seed 003 section 5.4).
+    /// The first call with these sizes (cold instructions and data, Whaley & Castaldo section 5.4).
     pub first_s: f64,
     /// Median and minimum of the later calls.
     pub later_median_s: f64,
@@ -217,7 +217,7 @@ fn wrapper(spec: &Spec, sig: &Signature, renamed: &str) -> String {
     st.push(w);
     st.push("END".into());
     let mut o = String::from(
-        "C     In-application timing wrapper written by opcost time (seed 001 sec. 3.1).\n",
+        "C     In-application timing wrapper written by opcost time (Magee, Yi & Whaley sec. 3.1).\n",
     );
     for s in &st {
         crate::driver::emit(&mut o, None, s);

@@ -1,5 +1,5 @@
-//! Generation of the Fortran 77 timing driver for one point of a spec (seed 001 section 4,
-//! seed 003 sections 2-5). The driver is fixed form; beyond Fortran 77 it uses INTEGER*8,
+//! Generation of the Fortran 77 timing driver for one point of a spec (Magee, Yi & Whaley section 4,
+//! Whaley & Castaldo sections 2-5). The driver is fixed form; beyond Fortran 77 it uses INTEGER*8,
 //! `LOC` (for MemAlign), `SYSTEM_CLOCK` with an INTEGER*8 count (nanosecond wall clock) and
 //! `CPU_TIME`, all of which gfortran provides.
 //!
@@ -17,7 +17,7 @@
 use crate::check::{Shape, Signature};
 use crate::spec::{Alignment, ArgSpec, ElemType, Init, Spec};
 
-/// How calls are timed (seed 003 sections 3 and 4).
+/// How calls are timed (Whaley & Castaldo sections 3 and 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
@@ -183,7 +183,7 @@ pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig)
     let mut o = String::new();
     let e = |o: &mut String, t: &str| emit(o, None, t);
     o.push_str(&format!(
-        "C     Timing driver for {} written by opcost time (seeds 003, 001)\n",
+        "C     Timing driver for {} written by opcost time (Whaley & Castaldo; Magee, Yi & Whaley)\n",
         sig.name
     ));
     e(&mut o, "PROGRAM OPCTIM");
@@ -275,7 +275,7 @@ pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig)
         );
     }
     // Page0Guard: write every element of every pool and of the flush area, sets in reverse
-    // order so that set NSETS is the least recently used (seed 003 section 4).
+    // order so that set NSETS is the least recently used (Whaley & Castaldo section 4).
     e(&mut o, &format!("DO 10 I = {fl_elems}, 1, -1"));
     e(&mut o, "   FL(I) = 0.0D0");
     emit(&mut o, Some(10), "CONTINUE");
@@ -301,7 +301,7 @@ pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig)
     for s in &scalar_init {
         e(&mut o, s);
     }
-    // InstLdGuard: one dummy call before any flushing or timing (seed 003 section 5.4).
+    // InstLdGuard: one dummy call before any flushing or timing (Whaley & Castaldo section 5.4).
     e(&mut o, &call);
     e(&mut o, "SGN = -SGN");
     for (n, p) in pools.iter().enumerate() {
@@ -333,7 +333,7 @@ pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig)
             e(&mut o, "NREP = 1");
             e(&mut o, "WRITE (*, *) 'OPCOST REPS', NREP, NSETS, 0.0D0");
             e(&mut o, "DO 30 IS = 1, NSAMP");
-            // Operands the call finds in cache are written after the flush (seed 003 sec. 3.1).
+            // Operands the call finds in cache are written after the flush (Whaley & Castaldo sec. 3.1).
             for p in pools.iter().filter(|p| p.flushed) {
                 let (_, off, _) = pool_var(p);
                 e(&mut o, &init_call(p, &off, &p.elems.to_string(), 200));
@@ -363,7 +363,7 @@ pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig)
         }
         Method::MultiCall => {
             // Calibrate the repetition count until one interval is long enough, then time
-            // NSAMP intervals. Working sets are used from NSETS down to 1 (seed 003 fig. 6).
+            // NSAMP intervals. Working sets are used from NSETS down to 1 (Whaley & Castaldo fig. 6).
             e(&mut o, "K = NSETS");
             e(&mut o, "NREP = 1");
             let body = |o: &mut String, label: u32| {
@@ -469,7 +469,7 @@ fn init_routine(suffix: char, decl: &str, random: &str, value: &str) -> String {
 /// the last element to the first.
 const SUPPORT: &str = "\
 C     First index of ARR whose address is AL-aligned (MIS = 1: one
-C     element past it, so never AL-aligned; seed 003 section 5.5).
+C     element past it, so never AL-aligned; Whaley & Castaldo section 5.5).
       INTEGER FUNCTION OPCOFF(ADDR, ES, AL, MIS)
       INTEGER*8 ADDR, R
       INTEGER ES, AL, MIS
@@ -545,7 +545,7 @@ array SX real(N) random flush align 32\narray SY real(N) random misalign 16\n",
         let timed = text.find("DO 41 IR").unwrap();
         assert!(first_call < timed);
         assert!(text[timed..].contains("SA = -SA"));
-        // Working sets from the last to the first (seed 003 fig. 6).
+        // Working sets from the last to the first (Whaley & Castaldo fig. 6).
         assert!(text.contains("K = NSETS\n"));
         assert!(text.contains("K = K - 1"));
         // MemAlign: SY deliberately misaligned to 16 bytes.
@@ -563,7 +563,7 @@ array SX real(N) random flush align 32\narray SY real(N) random misalign 16\n",
         let body = &text[sample..];
         let sy = body.find("CALL OPCINR(OPSY(").unwrap() + sample;
         let sx = body.find("CALL OPCINR(OPSX(").unwrap() + sample;
-        // seed 003 section 3.1: the flushed operand before the sweep, the cached one after.
+        // Whaley & Castaldo section 3.1: the flushed operand before the sweep, the cached one after.
         assert!(sy < sweep && sweep < sx);
     }
 }

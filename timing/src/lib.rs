@@ -1,11 +1,11 @@
-//! Context-sensitive timing of one routine (seed 003, Whaley & Castaldo; seed 001, Magee, Yi
-//! & Whaley). A routine specification ([`spec`], after seed 001 fig. 4) says how to call the
+//! Context-sensitive timing of one routine (Whaley & Castaldo; Magee, Yi
+//! & Whaley). A routine specification ([`spec`], after Magee, Yi & Whaley fig. 4) says how to call the
 //! routine; [`check`] holds it against the routine's real signature (read by the analyzer)
 //! before anything is compiled; [`driver`] writes a Fortran 77 timing driver with
-//! OneCallFlushLRU or MultiCallFlushLRU cache flushing and the guards of seed 003 section 5;
+//! OneCallFlushLRU or MultiCallFlushLRU cache flushing and the guards of Whaley & Castaldo section 5;
 //! [`run`] compiles and runs it and reduces the samples (minimum wall time, median CPU time);
 //! [`app`] instruments a copy of a whole program to time the routine where the application
-//! calls it (seed 001 section 3.1); [`plot`] draws a sweep like seed 003 fig. 1.
+//! calls it (Magee, Yi & Whaley section 3.1); [`plot`] draws a sweep like Whaley & Castaldo fig. 1.
 //!
 //! ```no_run
 //! use timing::{spec::Spec, run, driver::{DriverConfig, FlushSet, Method}};
@@ -46,7 +46,7 @@ pub enum TimingError {
     Other(String),
 }
 
-/// Flush-area size from X-Ray: twice the largest cache level it measured (seed 003 section 3
+/// Flush-area size from X-Ray: twice the largest cache level it measured (Whaley & Castaldo section 3
 /// asks for a flush area that overflows the cache; twice its capacity gives LRU and
 /// pseudo-random replacement room). `None` when X-Ray found no cache.
 pub fn flush_kb_from(report: &HardwareReport) -> Option<u64> {

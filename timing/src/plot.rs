@@ -1,4 +1,4 @@
-//! SVG chart of a sweep like seed 003 fig. 1: speed against working-set size, flushed and
+//! SVG chart of a sweep like Whaley & Castaldo fig. 1: speed against working-set size, flushed and
 //! unflushed, with the cache capacities X-Ray measured drawn as vertical lines where the two
 //! curves should part.
 

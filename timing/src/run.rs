@@ -1,5 +1,5 @@
 //! Compile the routine once and a driver per point, run each under a time limit, and reduce
-//! the samples per seed 003 section 2.1: minimum of wall times, median of CPU times.
+//! the samples per Whaley & Castaldo section 2.1: minimum of wall times, median of CPU times.
 
 use crate::check::{self, Shape, Signature};
 use crate::driver::{self, DriverConfig, FlushSet, Method};
@@ -59,7 +59,7 @@ pub struct Timing {
 use model::estimate::median;
 
 impl Timing {
-    /// Recompute the statistics from the samples (seed 003 section 2.1).
+    /// Recompute the statistics from the samples (Whaley & Castaldo section 2.1).
     pub fn with_statistics(mut self) -> Timing {
         let (wall, cpu) = (&self.wall_s, &self.cpu_s);
         let wmin = wall.iter().cloned().fold(f64::INFINITY, f64::min);
@@ -297,7 +297,7 @@ impl Prepared {
     }
 }
 
-/// Flushed and unflushed timings of one point (a row of the sweep, seed 003 fig. 1).
+/// Flushed and unflushed timings of one point (a row of the sweep, Whaley & Castaldo fig. 1).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SweepPoint {
     pub hot: Timing,

@@ -1,4 +1,4 @@
-//! The routine specification (after seed 001 fig. 4): which routine, how each argument is
+//! The routine specification (after Magee, Yi & Whaley fig. 4): which routine, how each argument is
 //! made, the sizes to time and the flop formula. One directive per line, `#` starts a comment:
 //!
 //! ```text
@@ -83,7 +83,7 @@ pub enum Init {
     Value(f64),
 }
 
-/// Address placement of an operand (seed 003 section 5.5, MemAlign).
+/// Address placement of an operand (Whaley & Castaldo section 5.5, MemAlign).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Alignment {
     /// Whatever the compiler gives (element-aligned).
@@ -110,7 +110,7 @@ pub struct ArraySpec {
 pub struct ScalarSpec {
     pub name: String,
     pub value: Expr,
-    /// RangeGuard (seed 003 section 5.2): negate between calls.
+    /// RangeGuard (Whaley & Castaldo section 5.2): negate between calls.
     pub alternate: bool,
 }
 

@@ -1,4 +1,4 @@
-//! Data caches by compact and non-compact sequences (seed 002): capacity and associativity by
+//! Data caches by compact and non-compact sequences (X-Ray): capacity and associativity by
 //! figure 6, block size by figure 8, lower levels through sequences of sequences (section 5),
 //! hit latencies, main-memory latency, and exclusion (section 8.2).
 
@@ -76,7 +76,7 @@ impl Chaser {
             .collect())
     }
 
-    /// The same program without super pages (the TLB needs ordinary pages, seed 002 section 6).
+    /// The same program without super pages (the TLB needs ordinary pages, X-Ray section 6).
     pub fn without_huge_pages(&self) -> Chaser {
         Chaser {
             exe: self.exe.clone(),
@@ -100,7 +100,7 @@ pub struct MeasuredLevel {
     pub geometry: Geometry,
     pub hit: HitReference,
     pub method: CacheMethod,
-    /// Exclusive of the level above: `geometry` is then the level's own share (seed 002 8.2).
+    /// Exclusive of the level above: `geometry` is then the level's own share (X-Ray 8.2).
     pub exclusive: bool,
 }
 
@@ -163,7 +163,7 @@ impl<'a> Level<'a> {
     }
 
     /// `is_compact(<m0, S, N>)` at this level: assumed when the sequence is too short to
-    /// reach past the level above (seed 002 section 5.3), measured on W* otherwise.
+    /// reach past the level above (X-Ray section 5.3), measured on W* otherwise.
     fn is_compact(&mut self, stride: u64, count: u64, confirm: bool) -> Result<bool, XrayError> {
         if count <= 1 {
             return Ok(true);
@@ -178,7 +178,7 @@ impl<'a> Level<'a> {
     }
 
     /// A contiguous interval of `bytes`, one element per `stride`, chased in pseudo-random
-    /// order: compact iff it fits (seed 002 lemma 3a).
+    /// order: compact iff it fits (X-Ray lemma 3a).
     fn interval_is_compact(&mut self, bytes: u64, stride: u64) -> Result<bool, XrayError> {
         self.is_compact_seq(&Sequence::strided(stride, (bytes / stride).max(1)), false)
     }
@@ -224,7 +224,7 @@ impl<'a> Level<'a> {
             .chaser
             .time_one(&Sequence::strided(stride, below_bytes / stride), 1)?
             .min();
-        // At most the seed's twice the hit latency: when the interval twice past the first
+        // At most X-Ray's twice the hit latency: when the interval twice past the first
         // miss already reaches a level further down (a busy shared L3, say), the midpoint
         // would swallow the next level.
         let midpoint = (self.hit.latency_ns * below)
@@ -309,7 +309,7 @@ pub fn figure6(
 }
 
 /// Latency sequence of a level below `upper`: compact there, non-compact above (W* of the
-/// smallest count seed 002 section 5.3 measures). When the level above was measured only by
+/// smallest count X-Ray section 5.3 measures). When the level above was measured only by
 /// its effective capacity, a contiguous interval twice that size.
 fn level_latency_sequence(upper: &[MeasuredLevel]) -> Sequence {
     match upper.last() {
@@ -414,7 +414,7 @@ fn by_compact_sequences(
     notes: &mut Vec<String>,
 ) -> Result<Option<MeasuredLevel>, XrayError> {
     let up = level.upper.last().copied();
-    // Level 1 starts at the element size (seed 002 figure 6 starts at 1 byte); lower levels
+    // Level 1 starts at the element size (X-Ray figure 6 starts at 1 byte); lower levels
     // at twice the stride of the level above, where W* is short and cheap.
     let mut s0 = up.map_or(8, |u| 2 * u.way_bytes());
     // A busy machine can derail one search (a run of misjudged counts drives the stride past

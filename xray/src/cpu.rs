@@ -1,4 +1,4 @@
-//! CPU parameters (seed 000): clock frequency from a chain of dependent integer additions,
+//! CPU parameters (X-Ray): clock frequency from a chain of dependent integer additions,
 //! latency and throughput of integer and floating-point add and multiply, fused multiply-add
 //! and FPU existence, processors and SMT by concurrent instances.
 
@@ -65,7 +65,7 @@ impl CpuTimings {
     }
 
     /// Hardware floating point: a double add takes a few cycles; software emulation takes
-    /// tens to hundreds (seed 000).
+    /// tens to hundreds (X-Ray).
     pub fn has_fpu(&self) -> Result<bool, XrayError> {
         let cycles = self.get("r8_add_lat")? * self.frequency_mhz()? / 1000.0;
         Ok(cycles < 20.0)
@@ -133,7 +133,7 @@ pub fn measure(shop: &Workshop, quick: bool) -> Result<CpuTimings, XrayError> {
     Ok(CpuTimings { ns })
 }
 
-/// Processors and SMT by concurrent instances (seed 000). k copies of the same work run at
+/// Processors and SMT by concurrent instances (X-Ray). k copies of the same work run at
 /// once. Each copy reports its best short run (ns per dependent add: slowed only by hardware
 /// shared with a sibling, i.e. SMT) and its total time (slowed also by sharing one processor
 /// through time slicing). Processors = the largest k whose copies finish together within

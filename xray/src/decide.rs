@@ -1,16 +1,16 @@
-//! The `is_compact` decision (seed 002 section 4.2), made robust for a noisy shared machine.
+//! The `is_compact` decision (X-Ray section 4.2), made robust for a noisy shared machine.
 //!
-//! The seed declares a sequence non-compact when its time per access is twice the hit latency.
+//! X-Ray declares a sequence non-compact when its time per access is twice the hit latency.
 //! That misses the partial misses of caches that do not replace in true LRU order (A + 1 lines
 //! in an A-way set of a pseudo-LRU L2 miss only a third of the time here), and a busy machine
 //! can double any single timing. opcost does this instead:
 //! 1. Every query is k samples (each a timed run of at least one whole pass over the sequence)
 //!    summarised by its **minimum**: interference from other processes, interrupts and the
 //!    hypervisor only ever adds time, so the minimum is the estimator least biased by a busy
-//!    machine (seed 003, "minimum vs median").
+//!    machine (Whaley & Castaldo, "minimum vs median").
 //! 2. The hit latency `l_hit` of the level is measured the same way, twice, and the relative
 //!    noise `cv` of its samples is estimated robustly (1.4826 * MAD / median).
-//! 3. Threshold `tau = l_hit * (1 + d)` with `d = max(0.25, 6 cv)`, at most 1 (the seed's
+//! 3. Threshold `tau = l_hit * (1 + d)` with `d = max(0.25, 6 cv)`, at most 1 (X-Ray's
 //!    rule): far above the noise of a minimum, far below the smallest step between levels
 //!    (>= 3x on the machines we know).
 //! 4. Compact when the minimum is at most `tau`. Because noise can only raise a minimum, a

@@ -1,4 +1,4 @@
-//! X-Ray (seeds 002 and 000): the memory hierarchy and CPU parameters of the machine, measured
+//! X-Ray (X-Ray (Yotov, Pingali & Stodghill)): the memory hierarchy and CPU parameters of the machine, measured
 //! by generated micro-benchmarks compiled and run through [`harness`], never read from the
 //! operating system (sysfs and lscpu serve only the tests, as ground truth).
 //!
@@ -49,7 +49,7 @@ pub struct XrayOptions {
 /// The progress callback: one short message per step.
 pub type Progress<'a> = dyn FnMut(&str) + 'a;
 
-/// Is Linux transparent huge page support available to madvise (seed 002 section 5.3)?
+/// Is Linux transparent huge page support available to madvise (X-Ray section 5.3)?
 pub fn huge_pages_available() -> Result<(), String> {
     let path = "/sys/kernel/mm/transparent_hugepage/enabled";
     match std::fs::read_to_string(path) {

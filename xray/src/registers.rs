@@ -1,4 +1,4 @@
-//! Registers the compiler can really use (seed 002 section 7): the n-variable sequence of
+//! Registers the compiler can really use (X-Ray section 7): the n-variable sequence of
 //! figure 11, r1 = r1 + rn; r2 = r2 + r1; ... rn = rn + r(n-1), every operation depending on
 //! the previous one. While all n variables live in registers each operation is one add; once
 //! the compiler spills, loads and stores join the chain and the time per operation rises. n
@@ -40,7 +40,7 @@ pub fn fortran_sequence(n: u32, ty: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "! opcost xray: seed 002 figure 11 with {n} variables of {ty}"
+        "! opcost xray: X-Ray figure 11 with {n} variables of {ty}"
     );
     let _ = writeln!(s, "subroutine seq(iters, a, out)");
     let _ = writeln!(s, "  integer(8), intent(in) :: iters");
@@ -89,7 +89,7 @@ pub fn c_simd_sequence(n: u32) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "/* opcost xray: seed 002 figure 11 with {n} SIMD variables (GCC vector extension) */
+        "/* opcost xray: X-Ray figure 11 with {n} SIMD variables (GCC vector extension) */
 #include <stdio.h>
 #include <time.h>
 typedef double v2d __attribute__((vector_size(16)));

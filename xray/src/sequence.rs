@@ -1,4 +1,4 @@
-//! Address sequences (seed 002 section 3): `<m0, S, N>` is N addresses S bytes apart, and a
+//! Address sequences (X-Ray section 3): `<m0, S, N>` is N addresses S bytes apart, and a
 //! sequence of sequences nests them. Here a sequence is a list of dimensions (stride, count),
 //! innermost first; its addresses are every sum of `k_d * stride_d` with `k_d < count_d`,
 //! relative to a 2 MiB aligned `m0`. The generated chase program walks exactly these.
@@ -12,7 +12,7 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// The cache stride T = C / A: addresses T apart map to the same set (seed 002 lemma 1).
+    /// The cache stride T = C / A: addresses T apart map to the same set (X-Ray lemma 1).
     pub fn way_bytes(&self) -> u64 {
         self.capacity_bytes / self.associativity.max(1)
     }
@@ -76,7 +76,7 @@ impl Sequence {
 
 /// The inner copies `<m0, s, n>` that make a sequence whose outer part has stride `stride` and
 /// count `count` non-compact for every level in `upper` while leaving it unchanged for the
-/// level below them (seed 002 section 5.2, lemma 6): s = min T_i and
+/// level below them (X-Ray section 5.2, lemma 6): s = min T_i and
 /// n = max ceil((A_i + 1) / N) * T_i / s over the levels i with T_i < S.
 pub fn upper_level_copies(upper: &[Geometry], stride: u64, count: u64) -> Option<(u64, u64)> {
     let inside: Vec<&Geometry> = upper.iter().filter(|g| g.way_bytes() < stride).collect();
@@ -88,12 +88,12 @@ pub fn upper_level_copies(upper: &[Geometry], stride: u64, count: u64) -> Option
     Some((s, n))
 }
 
-/// `W*` of seed 002 section 5.2 for `W = <m0, S, N>` measured at the level below `upper`.
+/// `W*` of X-Ray section 5.2 for `W = <m0, S, N>` measured at the level below `upper`.
 pub fn level_sequence(upper: &[Geometry], stride: u64, count: u64) -> Sequence {
     Sequence::strided(stride, count).with_copies(upper_level_copies(upper, stride, count))
 }
 
-/// The block-size probe of seed 002 figure 8, `<<m0, T, A>, C + delta, 2>`, with the copies
+/// The block-size probe of X-Ray figure 8, `<<m0, T, A>, C + delta, 2>`, with the copies
 /// that defeat the upper levels (the same construction as [`level_sequence`], with N = A and
 /// S = T).
 pub fn block_sequence(level: &Geometry, upper: &[Geometry], delta: u64) -> Sequence {

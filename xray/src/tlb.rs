@@ -1,12 +1,12 @@
-//! The first-level data TLB (seed 002 section 6), measured as a cache of pages with the
+//! The first-level data TLB (X-Ray section 6), measured as a cache of pages with the
 //! algorithm of figure 6 on ordinary (not super) pages. Element k of `<m0, S, N>` is moved to
 //! `k (S + B1)`: each lands in a different L1 set, so the sequence stays compact in L1 (the
-//! seed's staggering by the L1 block) and only TLB misses can slow it. As in figure 6, N
+//! X-Ray's staggering by the L1 block) and only TLB misses can slow it. As in figure 6, N
 //! doubles at the first stride until the sequence is not compact, then S doubles and
 //! bisection finds the smallest non-compact N at each S. While S is below the page size P
 //! several elements share a page and N halves with each doubling; from S = P on every element
 //! has its own page. The stop rule is therefore "N no longer halves" (N(2S) > 3/4 N(S)) rather
-//! than the seed's "N unchanged": past the page size this CPU's TLB holds a few entries fewer
+//! than X-Ray's "N unchanged": past the page size this CPU's TLB holds a few entries fewer
 //! (AMD's TLBs coalesce neighbouring pages, and the L1 way predictor aliases), which the exact
 //! rule would mistake for the halving of a set-associative TLB. Entries = N(P) - 1, page = P;
 //! associativity is reported as the entries (fully associative, as first-level DTLBs are).
