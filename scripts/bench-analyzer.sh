@@ -1,5 +1,5 @@
 #!/bin/sh
-# Analyzer benchmarks (README "Benchmarks"):
+# Analyzer benchmarks (docs/benchmarks.md):
 #  (a) parse + count throughput in lines/s and the share of statements parsed on the
 #      Fortran 77 sources of the Debian source packages arpack and minpack (and lapack, a
 #      larger corpus; a package whose source the mirror does not serve is reported and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Characterizer and predictor benchmarks (README "Benchmarks"): run on a quiet machine.
+# Characterizer and predictor benchmarks (docs/benchmarks.md): run on a quiet machine.
 #  1. characterize this machine with gfortran -O0 (default settings) and time it;
 #  2. characterize it again and compare the two runs parameter by parameter;
 #  3. characterize the systems whose results are committed (gfortran -O0, -O1 and, if

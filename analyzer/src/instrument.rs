@@ -406,7 +406,7 @@ pub const HISTORY_BITS: u32 = 12;
 /// Outcomes of global history that identify a context in its tagged table.
 pub const LONG_HISTORY_BITS: u32 = 40;
 /// Sets and ways of the tagged table: about 32 K contexts, the capacity measured on this
-/// project's Zen 4 host (README, refinement 14): a random sequence of 20 000 outcomes gone
+/// project's Zen 4 host (docs/model.md, refinement 14): a random sequence of 20 000 outcomes gone
 /// through again and again was learned completely, one of 40 000 nearly, one of 100 000 not.
 pub const TAGGED_SETS: usize = 4093;
 pub const TAGGED_WAYS: usize = 8;

@@ -53,7 +53,7 @@ pub struct Experiment {
     pub body: Vec<BodyStmt>,
     /// Declarations this test alone needs (CSTA's large array), after the shared ones.
     pub locals: Vec<String>,
-    /// Its speed is a property of the process, two-valued (CSTA: README, refinement 28): a
+    /// Its speed is a property of the process, two-valued (CSTA: docs/model.md, refinement 28): a
     /// characterization by the minimum takes it by the round median instead.
     pub typical_process: bool,
 }
@@ -770,7 +770,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     // of each, stored before the timing). A miss costs the flush plus the wait for the
     // condition; with the sign of the freshly computed LCG value itself in the condition (the
     // test until refinement 25) a miss cost 8.5 ns, with the extra dependent load 12.3 ns,
-    // and shell sort's exits about 12 (README, refinement 25).
+    // and shell sort's exits about 12 (docs/model.md, refinement 25).
     let na = Operand::local("NA1", Type::Integer);
     let slot = |k: usize| Expr::elem(&na, vec![v(&index(k))]);
     let lcg = |k: usize| {

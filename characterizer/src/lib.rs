@@ -87,12 +87,12 @@ impl Options {
     /// rounds: two runs differed by 5.5 % per parameter (median) against 10.5 % with one, for
     /// 7 s more), the minimum: the same observations of a characterization made in a busy
     /// hour and of one made in a quiet hour gave parameters 12.7 % apart (median over the
-    /// parameters) by the mean and 3.5 % apart by the minimum (README, refinement 15); the
+    /// parameters) by the mean and 3.5 % apart by the minimum (docs/model.md, refinement 15); the
     /// host's disturbances only slow a test down (Whaley & Castaldo section 2.1). The minimum over all
     /// processes, not the median of each one's minimum (refinement 20, the default for a
     /// while): a busy neighbour moves a cheap test between two states (CISL 7.1 or 12.5 ns a
     /// pass), and the median took the busy one for some parameters and the quiet one for
-    /// others; the minimum takes the quiet one for all (README, refinement 23).
+    /// others; the minimum takes the quiet one for all (docs/model.md, refinement 23).
     pub fn standard() -> Self {
         Options {
             tmax_s: 0.04,
@@ -496,7 +496,7 @@ fn body_times(result: &Characterization, built: &[Experiment]) -> BTreeMap<Strin
 /// characterized: every experiment it recorded is run again for one observation of `tmax_s`
 /// (from the recorded loop count) and its time per pass divided by the recorded one (the
 /// characterization's statistic of its observations: for the minimum, the undisturbed time). On a
-/// shared host the same test's speed wanders by 10-30 % over an hour (README, "Benchmarks"),
+/// shared host the same test's speed wanders by 10-30 % over an hour (docs/benchmarks.md),
 /// so `opcost validate` probes this between its rounds to tell the model's error from the
 /// host's drift.
 #[derive(Debug, Clone, PartialEq)]

@@ -59,7 +59,7 @@ pub enum Statistic {
     /// state rather than its fastest one. The minimum over all rounds picks the fastest
     /// process, and with more rounds a faster one: the committed five-round files sat 6 %
     /// (median over the experiments) under this estimate, and their predictions 6-12 % under
-    /// the samples' fastest runs (README, refinement 20).
+    /// the samples' fastest runs (docs/model.md, refinement 20).
     #[serde(rename = "round-median")]
     RoundMedian,
 }

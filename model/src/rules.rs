@@ -752,14 +752,14 @@ pub fn loop_instructions(
 /// global-history one: 2-bit counters indexed by the last 12 outcomes of the watched IFs, and
 /// a tagged table of about 32 K contexts of the last 40 outcomes, which learns a sequence a
 /// program goes through again, as the hardware does up to about 20 000-40 000 outcomes;
-/// README, refinement 14). Any condition that reads a variable (`miss` is Some) misses the
+/// docs/model.md, refinement 14). Any condition that reads a variable (`miss` is Some) misses the
 /// simulated count (at most `executions`): the simulation learns loop counters, flags and
 /// MOD patterns as the hardware does, and misses independent outcomes, whether they come
 /// from array data or from scalars computed from data. Without a simulation, a condition on
 /// array data (`on_array_data`) misses min(taken, not taken), the best static guess for
 /// independent outcomes, and one on scalars only is taken to be learned. Capping the
 /// simulated count at that guess too took shell sort's exits to 90 % of the simulated misses
-/// (README, refinement 18). DO loop exits cost no misses. (Counting every IF with the min
+/// (docs/model.md, refinement 18). DO loop exits cost no misses. (Counting every IF with the min
 /// rule overpredicted smith's MOD-patterned IFs by 2x and its bubble sort by 4x; counting
 /// none underpredicted shell sort by half.)
 pub fn count_branch_misses(

@@ -220,7 +220,7 @@ pub fn apply_host_speed(rows: &mut [ProgramValidation], ratio: f64) {
 
 /// How far the host's speed may stray from the characterization's before the file is judged
 /// not to describe the machine any more. Within a day of this project's shared host the probe
-/// read 0.99-1.14x (README, refinement 23); a new host read 0.77x, every prediction 30-50 %
+/// read 0.99-1.14x (docs/model.md, refinement 23); a new host read 0.77x, every prediction 30-50 %
 /// high with the model's share unchanged.
 pub const HOST_DRIFT_LIMIT: f64 = 0.15;
 

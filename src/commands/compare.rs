@@ -59,7 +59,7 @@ pub fn run(a: Args) -> Result<()> {
         });
     }
     // Parameters by the mean and by the minimum differ by 10 % or more on a shared host
-    // (README, refinement 15): that would read as a difference between the systems.
+    // (docs/model.md, refinement 15): that would read as a difference between the systems.
     let statistic = |s: &System| s.machine.settings.statistic;
     if systems
         .iter()
