@@ -24,6 +24,9 @@ pub struct LoopShape {
     /// Latency counts of each recurrence (one per carried scalar) over the iterations it
     /// spans, with that number of iterations.
     pub recurrences: Vec<(OpCounts, u32)>,
+    /// Latency counts of the longest chain of dependent statements inside one iteration
+    /// (rule 19: the out-of-order window).
+    pub longest_chain: OpCounts,
 }
 
 /// Scalars a value reads outside subscripts (those can start a chain, rule 14).
@@ -99,20 +102,31 @@ fn merge_longest(into: &mut Chains, other: &Chains) {
 
 /// The recurrences of a straight run of assignments (in execution order, wrapping around).
 pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<(OpCounts, u32)> {
-    let steps: Vec<Step> = assignments
+    recurrences_of(&assignment_steps(assignments)).0
+}
+
+/// A straight run of assignments as chain-finder steps.
+fn assignment_steps(assignments: &[(Expr, Expr)]) -> Vec<Step> {
+    assignments
         .iter()
         .map(|(t, v)| Step::Assign(t.clone(), v.clone()))
-        .collect();
-    recurrences_of(&steps)
+        .collect()
+}
+
+/// The longest chain of dependent assignments inside one pass of a straight run (rule 19).
+pub fn longest_chain(assignments: &[(Expr, Expr)]) -> OpCounts {
+    recurrences_of(&assignment_steps(assignments)).1
 }
 
 /// The recurrences of one iteration's steps (wrapping around). For every scalar, the chains
 /// from each loop-entry value (origin) to its current value are tracked, keeping the longest
 /// (most latency operations) per origin; a block IF's branches each start from the state
 /// before it and the longest chain of any branch goes on. Array elements take part as the
-/// scalars `CarriedElements::rewrite` makes of them.
-pub fn recurrences_of(steps: &[Step]) -> Vec<(OpCounts, u32)> {
+/// scalars `CarriedElements::rewrite` makes of them. Also returns the longest chain made
+/// inside the iteration (from any origin to any value, rule 19).
+pub fn recurrences_of(steps: &[Step]) -> (Vec<(OpCounts, u32)>, OpCounts) {
     let mut chains: Chains = HashMap::new();
+    let mut longest = OpCounts::new();
     // Per open block IF: the state before it, and the merged end states of finished branches.
     let mut open: Vec<(Chains, Chains)> = Vec::new();
     for step in steps {
@@ -168,13 +182,16 @@ pub fn recurrences_of(steps: &[Step]) -> Vec<(OpCounts, u32)> {
                     .get(&origin)
                     .is_none_or(|old| old.total_characterized() < c.total_characterized());
                 if keep {
+                    if longest.total_characterized() < c.total_characterized() {
+                        longest = c.clone();
+                    }
                     next.insert(origin, c);
                 }
             }
         }
         chains.insert(key, next);
     }
-    cycles(&chains)
+    (cycles(&chains), longest)
 }
 
 /// The longest iterations a chain may take to come back to its scalar (rule 14): whetstone's
@@ -710,12 +727,14 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
                     }
                 }
             }
+            let (recurrences, longest_chain) = recurrences_of(&body);
             LoopShape {
                 unit: *unit,
                 first: *first,
                 last: *last,
                 iterations: iterations.clone(),
-                recurrences: recurrences_of(&body),
+                recurrences,
+                longest_chain,
             }
         })
         .collect()

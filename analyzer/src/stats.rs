@@ -275,6 +275,7 @@ pub fn program_stats(
                     l.recurrences.iter().map(|r| r.1).collect()
                 },
                 recurrences: l.recurrences.into_iter().map(|r| r.0).collect(),
+                longest_chain: l.longest_chain,
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,
                 consequent_runs: counters

@@ -925,7 +925,69 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         }
     }
     latency_experiments(&mut exps, &mut groups);
+    window_experiment(&mut exps, &mut groups);
     (exps, groups)
+}
+
+/// Statements of the window test's chain (rule 19).
+pub const WINDOW_CHAIN: usize = 32;
+
+/// Rule 19: WIND, the instructions the core keeps in flight. One pass is a chain of
+/// `WINDOW_CHAIN` dependent statements `DWk = DWk-1 + DAj` (the -O0 shape of a program's
+/// statements: two loads, an addition, a store) started afresh from constants, so passes are
+/// independent and the core overlaps as many as its window holds. Each statement's counts are
+/// its link of the chain (rule 14); the solve takes WIND = chain latency * instructions of a
+/// pass / pass time (`rules::window_of`), after the latencies are known.
+fn window_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let f = FLAVORS[1];
+    let w = |k: usize| Operand::local(&format!("DW{k}"), Type::Double);
+    let a = |k: usize| f.a((k - 1) % CHAINS + 1);
+    let body = (1..=WINDOW_CHAIN)
+        .map(|k| {
+            let (target, value, counts) = if k == 1 {
+                let value = Expr::arith(ArithOp::Add, v(&a(1)), v(&a(2)));
+                (Expr::var(&w(1)), value, OpCounts::new())
+            } else {
+                let value = Expr::arith(ArithOp::Add, v(&w(k - 1)), v(&a(k)));
+                let target = Expr::var(&w(k));
+                let link = rules::chain_latency(&target, &value, &w(k - 1).name)
+                    .expect("an addition chain");
+                (target, value, link)
+            };
+            BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!("{target} = {value}"),
+                }],
+                counts,
+            }
+        })
+        .collect();
+    let mut inits = Vec::new();
+    for k in 1..=CHAINS {
+        let sign = if k % 2 == 1 { 1.0 } else { -1.0 };
+        inits.push((f.a(k).name, f.value(sign * 2.5)));
+    }
+    let mut e = exp(
+        Param::WIND.to_string(),
+        "independent passes, each a chain of dependent additions: window-bound",
+        inits,
+        body,
+    );
+    e.locals = (1..=WINDOW_CHAIN)
+        .collect::<Vec<_>>()
+        .chunks(6)
+        .map(|ks| {
+            let names: Vec<String> = ks.iter().map(|&k| w(k).name).collect();
+            format!("DOUBLE PRECISION {}", names.join(", "))
+        })
+        .collect();
+    exps.push(e);
+    groups.push(Group {
+        unknowns: vec![Param::WIND],
+        experiments: vec![Param::WIND.to_string()],
+        baseline: None,
+    });
 }
 
 /// A body of `n` statements `X1 = value(k)` that each read the X1 the previous one wrote: one

@@ -570,6 +570,37 @@ fn instruction_issue(result: &Characterization, g: &Group) -> Option<Measured> {
     })
 }
 
+/// WIND (rule 19): the window test's chain latency (its statements' links valued by the
+/// latencies already solved) times the instructions of its pass, over the pass time. None when
+/// a latency or the instructions are missing.
+fn window_in_flight(
+    result: &Characterization,
+    g: &Group,
+    exps: &[Experiment],
+    known: &BTreeMap<Param, Measured>,
+) -> Option<Measured> {
+    let name = g.experiments.first()?;
+    let rec = result.experiment(name)?;
+    let instructions = rec.instructions? as f64;
+    let e = exps.iter().find(|e| &e.name == name)?;
+    let mut chain = 0.0;
+    for s in &e.body {
+        for (p, &c) in &s.counts.params {
+            chain += c as f64 * known.get(p)?.value;
+        }
+    }
+    let pass = pass_time(result, rec);
+    if pass.value <= 0.0 || chain <= 0.0 {
+        return None;
+    }
+    let value = model::rules::window_of(chain, instructions, pass.value);
+    Some(Measured {
+        value,
+        std_error: value * pass.std_error / pass.value,
+        n: pass.n,
+    })
+}
+
 /// Recompute every parameter whose experiments are all recorded (Saavedra-Barrera's section 4.5).
 pub fn solve_parameters(result: &mut Characterization) -> Result<(), CharacterizeError> {
     let (exps, groups) = experiments::catalogue();
@@ -581,6 +612,19 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
     let mut params = Vec::new();
     for g in &groups {
         if !g.all_experiments().iter().all(|n| bodies.contains_key(n)) {
+            continue;
+        }
+        if g.unknowns == [Param::WIND] {
+            if let Some(m) = window_in_flight(result, g, &exps, &known) {
+                known.insert(Param::WIND, m);
+                params.push(ParameterResult {
+                    mnemonic: Param::WIND,
+                    number: Param::WIND.def().number,
+                    estimate: stats::to_estimate(m),
+                    test_kind: TestKind::Direct,
+                    experiments: g.all_experiments(),
+                });
+            }
             continue;
         }
         if g.unknowns == [Param::INST] {

@@ -85,6 +85,9 @@ pub enum Operation {
     /// MOD of REAL or DOUBLE PRECISION operands: a call of the library's fmod, whose time
     /// grows with the quotient's magnitude (opcost's refinement, rule 9).
     Remainder,
+    /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
+    /// count, not a time.
+    Window,
 }
 
 impl Operation {
@@ -126,6 +129,7 @@ impl Operation {
             Operation::Tan => "tangent",
             Operation::Sqrt => "square root",
             Operation::Remainder => "remainder (MOD of reals, fmod)",
+            Operation::Window => "instructions in flight (out-of-order window)",
         }
     }
 }
@@ -363,6 +367,7 @@ catalogue! {
     MODD = 113, 12, Remainder, Real, Double, Local, false;
     QMDS = 114, 13, Remainder, Real, Single, Local, false;
     QMDD = 115, 13, Remainder, Real, Double, Local, false;
+    WIND = 116, 10, Window, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -475,6 +480,7 @@ impl Param {
             BMIS | BMIR => "ns per miss",
             DUMA => "ns per use of a dummy",
             INST => "ns per instruction",
+            WIND => "instructions in flight (a count, not a time)",
             CSTA => "ns per store",
             p if p.cost_kind() == CostKind::Latency => "ns per link",
             _ => "ns per operation",
@@ -490,6 +496,7 @@ impl Param {
             DUMA => "rule 16",
             INST => "rule 17",
             CSTA => "rule 18",
+            WIND => "rule 19",
             MODS | MODD => "rule 9",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",

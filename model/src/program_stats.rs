@@ -74,6 +74,10 @@ pub struct LoopStats {
     /// `recurrences`: one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub recurrence_spans: Vec<u32>,
+    /// Latency counts of the longest chain of dependent statements inside one iteration
+    /// (rule 19; absent in older files and when the iteration has no chain).
+    #[serde(default, skip_serializing_if = "OpCounts::is_empty")]
+    pub longest_chain: OpCounts,
     /// The directive regions the loop lies in (absent in older files).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub regions: Vec<String>,

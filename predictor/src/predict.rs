@@ -153,7 +153,12 @@ fn loop_excess(
     if let Some((i, inst_ns, inst_se)) = charged_by_issue {
         let of =
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
-        let issued = (i * inst_ns).max(of(rules::LoopCharge::Unit)) + of(rules::LoopCharge::Event);
+        // Rule 19: the iterations the window overlaps pace the loop's longest chain.
+        let window = table.get(&Param::WIND).map_or(0.0, |w| {
+            cost(&l.longest_chain).map_or(0.0, |c| rules::window_bound(c, i, w.0))
+        });
+        let issued = (i * inst_ns).max(of(rules::LoopCharge::Unit)).max(window)
+            + of(rules::LoopCharge::Event);
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
             return Some(scaled_rows(counts, (rec - thr) / rec));
         }
@@ -552,6 +557,7 @@ mod tests {
             body_counts: Some(body.clone()),
             recurrences: vec![rec],
             recurrence_spans: Vec::new(),
+            longest_chain: OpCounts::new(),
             regions: vec!["R".into()],
             instructions,
             consequent_runs: Vec::new(),
