@@ -45,6 +45,8 @@ pub enum ValidateError {
         status: String,
         stderr: String,
     },
+    #[error("{0}")]
+    Predict(#[from] crate::predict::PredictError),
     #[error("host speed probe: {0}")]
     HostProbe(#[from] characterizer::CharacterizeError),
     #[error("{0}")]
@@ -515,7 +517,7 @@ pub fn predict_source(
     let (_, analysis) = analyze_for(program, machine, time_limit)?;
     Ok((
         program.name.clone(),
-        predict_program(&analysis.stats, machine).total.seconds(),
+        predict_program(&analysis.stats, machine)?.total.seconds(),
     ))
 }
 
@@ -527,7 +529,7 @@ pub fn prepare_program(
     opts: &ValidateOptions,
 ) -> Result<PreparedProgram, ValidateError> {
     let (compiler, analysis) = analyze_for(program, machine, opts.time_limit)?;
-    let prediction = predict_program(&analysis.stats, machine);
+    let prediction = predict_program(&analysis.stats, machine)?;
     let dir = tempfile::Builder::new()
         .prefix("opcost-validate-")
         .tempdir()?;

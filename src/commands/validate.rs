@@ -275,7 +275,7 @@ pub fn run(a: Args) -> Result<()> {
     for (k, ((path, machine), result)) in a.machine.iter().zip(&machines).zip(&results).enumerate()
     {
         if machines.len() > 1 {
-            println!("\n== {} ==", path.display());
+            crate::say!("\n== {} ==", path.display());
         }
         documents.push(report(path, machine, result, &outputs[k])?);
         if !result.host_speeds.is_empty() {
@@ -310,7 +310,7 @@ fn report(
     print_failed(&result.failed);
     let sets = summarize_sets(rows, &result.failed);
     if sets.len() > 1 || sets.iter().any(|s| s.set != predictor::corpus::NO_SET) {
-        println!("\nBy corpus set:");
+        crate::say!("\nBy corpus set:");
         print_sets(&sets);
     }
     crate::commands::write_output(csv_path, validation_csv(rows)?.as_bytes())?;
@@ -359,7 +359,7 @@ fn combine(a: &Args) -> Result<()> {
         );
     }
     let c = predictor::validate::combine_sets(&all);
-    println!(
+    crate::say!(
         "Accuracy by corpus set, the median over {} validation(s):",
         c.validations
     );
@@ -375,10 +375,10 @@ fn print_failed(failed: &[FailedProgram]) {
     if failed.is_empty() {
         return;
     }
-    println!("\nFailed ({}), not in the figures above:", failed.len());
+    crate::say!("\nFailed ({}), not in the figures above:", failed.len());
     for f in failed {
         let first = f.error.lines().next().unwrap_or_default();
-        println!("  {:<16} FAILED  {first}", f.program);
+        crate::say!("  {:<16} FAILED  {first}", f.program);
     }
 }
 
@@ -393,7 +393,7 @@ fn print_sets(sets: &[SetSummary]) {
         t.add_row(row![s.set, r->m.programs, r->s.failed, r->m.within_5, r->m.within_10, r->m.within_15, r->m.within_20,
             r->format!("{:.1}", m.mean_abs_error_percent), r->format!("{:.1}", m.rms_error_percent)]);
     }
-    t.printstd();
+    crate::commands::show(&t);
 }
 
 fn print_table(rows: &[ProgramValidation]) {
@@ -414,16 +414,22 @@ fn print_table(rows: &[ProgramValidation]) {
         ]);
     }
     let real = rows.first().map_or("", |r| r.real_time.describe());
-    println!("Predicted against real run times (seed table 6.1; real = {real}, spread = (max - min) / median):");
-    t.printstd();
+    crate::say!("Predicted against real run times (seed table 6.1; real = {real}, spread = (max - min) / median):");
+    crate::commands::show(&t);
     let s = summarize(rows);
-    println!(
+    crate::say!(
         "\nWithin 5 %: {}   10 %: {}   15 %: {}   20 %: {}   of {} (seed table 7.2)",
-        s.within_5, s.within_10, s.within_15, s.within_20, s.programs
+        s.within_5,
+        s.within_10,
+        s.within_15,
+        s.within_20,
+        s.programs
     );
-    println!(
+    crate::say!(
         "Mean error {:+.1} %, mean |error| {:.1} %, RMS error {:.1} %",
-        s.mean_error_percent, s.mean_abs_error_percent, s.rms_error_percent
+        s.mean_error_percent,
+        s.mean_abs_error_percent,
+        s.rms_error_percent
     );
     // Where is a prediction off? Units and regions by predicted vs measured self time (gprof).
     for r in rows.iter().filter(|r| r.error_percent.abs() > 10.0) {
@@ -431,14 +437,14 @@ fn print_table(rows: &[ProgramValidation]) {
             continue;
         };
         if !r.units.is_empty() {
-            println!(
+            crate::say!(
                 "\n{} is off by {:+.1} %; where (measured self time from a gprof build, library calls not included):",
                 r.program, r.error_percent
             );
             print_parts("Unit", &r.units, &p.units);
         }
         if !r.regions.is_empty() {
-            println!(
+            crate::say!(
                 "\n{} by directive region (measured from gprof's line profile):",
                 r.program
             );
@@ -451,7 +457,7 @@ fn print_table(rows: &[ProgramValidation]) {
 fn print_host_speed(speeds: &[f64], rows: &[ProgramValidation]) {
     let per_round: Vec<String> = speeds.iter().map(|s| format!("{s:.3}")).collect();
     let median = model::estimate::median(speeds);
-    println!(
+    crate::say!(
         "\nHost speed: the characterization's tests took {median:.3}x their recorded time during these runs (median of the rounds: {}).",
         per_round.join(", ")
     );
@@ -462,12 +468,12 @@ fn print_host_speed(speeds: &[f64], rows: &[ProgramValidation]) {
                 .map(|e| format!("{} {e:+.1}", r.program))
         })
         .collect();
-    println!(
+    crate::say!(
         "Errors with the predictions scaled by it (the model's share): {}",
         adjusted.join(", ")
     );
     if let Some(s) = summarize_host_adjusted(rows) {
-        println!("Scaled: {}", summary_line(&s));
+        crate::say!("Scaled: {}", summary_line(&s));
     }
     if let Some(w) = predictor::validate::host_drift_warning(median) {
         eprintln!("warning: {w}");
@@ -522,7 +528,7 @@ fn print_parts(kind: &str, parts: &[PartComparison], predicted: &[PartPrediction
             top
         ]);
     }
-    u.printstd();
+    crate::commands::show(&u);
 }
 
 /// An earlier validation's real times: (program, real seconds) from its CSV.
@@ -608,7 +614,7 @@ fn rescore(
             p.program
         );
     }
-    println!(
+    crate::say!(
         "Predictions against the real times of {} earlier validation(s); nothing was run (seed table 7.2 per set):",
         r.sets.len()
     );
@@ -620,7 +626,7 @@ fn rescore(
         t.add_row(row![s.name, r->m.programs, r->m.within_5, r->m.within_10, r->m.within_15, r->m.within_20,
             r->format!("{:+.1}", m.mean_error_percent), r->format!("{:.1}", m.mean_abs_error_percent)]);
     }
-    t.printstd();
+    crate::commands::show(&t);
     let mut u = Table::new();
     u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
     u.set_titles(row!["Program", r->"Predicted (s)", r->"Sets", r->"Mean error %", r->"Smallest", r->"Largest"]);
@@ -638,12 +644,12 @@ fn rescore(
             r->pct(p.mean_error_percent), r->pct(p.min_error_percent), r->pct(p.max_error_percent)],
         );
     }
-    println!();
-    u.printstd();
-    println!("\nAll predictions: {}", summary_line(&r.overall));
+    crate::say!();
+    crate::commands::show(&u);
+    crate::say!("\nAll predictions: {}", summary_line(&r.overall));
     let sets = predictor::validate::rescore_by_set(&r, programs, &failed);
     if sets.iter().any(|s| s.set != predictor::corpus::NO_SET) {
-        println!("\nBy corpus set (each program's mean error over the real times):");
+        crate::say!("\nBy corpus set (each program's mean error over the real times):");
         print_sets(&sets);
     }
     if let Some(j) = &a.json {

@@ -38,7 +38,7 @@ pub fn run(a: Args) -> Result<()> {
         super::write_output(target, text.as_bytes())?;
     }
     if a.json.as_deref() != Some("-") {
-        print!("{}", render(&report));
+        crate::say_raw!("{}", render(&report));
     }
     Ok(())
 }
