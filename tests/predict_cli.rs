@@ -116,7 +116,7 @@ fn predict_breaks_the_time_down_and_exports_parse_back() {
     assert!(r.records().count() > 5);
     assert!(std::fs::read_to_string(&md)
         .unwrap()
-        .contains("| param | operation |"));
+        .contains("| mnemonic | description |"));
 }
 
 /// Rule 17 end to end: the loop of eight array updates is charged at least its instructions

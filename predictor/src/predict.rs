@@ -347,7 +347,7 @@ impl Prediction {
             .chain(&self.units)
             .chain(&self.regions)
             .flat_map(|part| &part.rows)
-            .filter(|r| !r.time_s.is_finite() || !r.std_dev_s.is_finite())
+            .filter(|r| !r.time_s.is_finite() || !(r.std_dev_s * 1e9).powi(2).is_finite())
             .map(|r| format!("{} x {:e} executions", r.mnemonic, r.times_executed))
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()

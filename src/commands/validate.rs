@@ -6,7 +6,7 @@ use predictor::predict::PartPrediction;
 use predictor::validate::{
     summarize, summarize_host_adjusted, summarize_sets, validation_csv, FailedProgram,
     PartComparison, ProgramValidation, Progress, SetSummary, SystemValidation, ValidateOptions,
-    ValidationSummary,
+    ValidationDocument, ValidationSummary,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,7 +22,11 @@ use std::time::Duration;
   opcost validate --machine M.json legacy.f --program-flags -fallow-argument-mismatch --stdin in.dat
 
 A program that fails (analysis, build or a run) is reported in the table as failed and the
-others go on; the exit status is then non-zero. Output paths are checked before any work.
+others go on; the exit status is then non-zero. Output paths are checked before any work, and
+the CSV and JSON files are written (atomically) after every round of runs with the results so
+far, so an interrupted or partly failing batch keeps what it measured. With \"-\" for --json
+or --csv, standard output holds only that export and the report goes to standard error.
+A prediction's warnings (parameters the machine file lacks, ...) are those of `predict`.
 
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
 and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
@@ -192,6 +196,7 @@ fn output_paths(a: &Args) -> Result<Vec<(String, PathBuf)>> {
 }
 
 pub fn run(a: Args) -> Result<()> {
+    crate::commands::route_report(&[("--json", a.json.as_deref()), ("--csv", a.csv.as_deref())])?;
     if !a.combine.is_empty() {
         return combine(&a);
     }
@@ -225,6 +230,7 @@ pub fn run(a: Args) -> Result<()> {
     // A probe that cannot run costs the validation nothing but its host figure.
     let mut probing = vec![!a.no_host_probe; machines.len()];
     let never = std::sync::atomic::AtomicBool::new(false);
+    let mut save_error = None;
     let results = predictor::validate::validate_systems(
         &machines,
         &programs,
@@ -233,6 +239,16 @@ pub fn run(a: Args) -> Result<()> {
             Progress::Preparing { program, system } => {
                 bar.set_message(format!("analyzing {program} for {system}"));
                 bar.inc(1);
+            }
+            Progress::Predicted { program, warnings } => bar.suspend(|| {
+                for w in warnings {
+                    eprintln!("warning: {program}: {w}");
+                }
+            }),
+            Progress::Round(so_far) => {
+                if let Err(e) = save_results(&a, &outputs, so_far, false) {
+                    save_error.get_or_insert(e);
+                }
             }
             Progress::Failed(f) => {
                 bar.suspend(|| eprintln!("error: {}: {}", f.program, f.error));
@@ -270,27 +286,20 @@ pub fn run(a: Args) -> Result<()> {
         },
     )?;
     bar.finish_and_clear();
-    let mut documents = Vec::new();
+    if let Some(e) = save_error {
+        return Err(e.context("cannot save the results after a round"));
+    }
+    save_results(&a, &outputs, &results, true)?;
     let mut failures = 0;
-    for (k, ((path, machine), result)) in a.machine.iter().zip(&machines).zip(&results).enumerate()
-    {
+    for (k, (machine, result)) in machines.iter().zip(&results).enumerate() {
         if machines.len() > 1 {
-            crate::say!("\n== {} ==", path.display());
+            crate::say!("\n== {} ==", a.machine[k].display());
         }
-        documents.push(report(path, machine, result, &outputs[k])?);
+        report(machine, result, &outputs[k])?;
         if !result.host_speeds.is_empty() {
             print_host_speed(&result.host_speeds, &result.rows);
         }
         failures += result.failed.len();
-    }
-    if let Some(j) = &a.json {
-        // One system: its document; several: an array of them, in --machine order.
-        let doc = if documents.len() == 1 {
-            documents.remove(0)
-        } else {
-            serde_json::Value::Array(documents)
-        };
-        crate::commands::write_output(j, &serde_json::to_vec_pretty(&doc)?)?;
     }
     if failures > 0 {
         bail!("{failures} program run(s) failed (see the table above); the others were validated and written");
@@ -298,13 +307,42 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// Print one system's tables, write its CSV and chart, and return its JSON document.
+/// Write each system's CSV and the JSON (one system: its document; several: an array of
+/// them, in --machine order), atomically. Standard output ("-") only at the end (`last`),
+/// files after every round too.
+fn save_results(
+    a: &Args,
+    outputs: &[(String, PathBuf)],
+    results: &[SystemValidation],
+    last: bool,
+) -> Result<()> {
+    let wanted = |target: &str| last || target != "-";
+    for ((csv, _), result) in outputs.iter().zip(results) {
+        if wanted(csv) {
+            crate::commands::write_output(csv, validation_csv(&result.rows)?.as_bytes())?;
+        }
+    }
+    if let Some(j) = a.json.as_deref().filter(|j| wanted(j)) {
+        let docs: Vec<ValidationDocument> = a
+            .machine
+            .iter()
+            .zip(results)
+            .map(|(path, r)| ValidationDocument::new(path, r))
+            .collect();
+        match docs.as_slice() {
+            [one] => crate::commands::write_json(j, "the validation", one)?,
+            _ => crate::commands::write_json(j, "the validation", &docs)?,
+        }
+    }
+    Ok(())
+}
+
+/// Print one system's tables and draw its chart (its CSV and JSON: [`save_results`]).
 fn report(
-    path: &std::path::Path,
     machine: &model::characterization::Characterization,
     result: &SystemValidation,
     (csv_path, plot): &(String, PathBuf),
-) -> Result<serde_json::Value> {
+) -> Result<()> {
     let rows = &result.rows;
     print_table(rows);
     print_failed(&result.failed);
@@ -313,7 +351,6 @@ fn report(
         crate::say!("\nBy corpus set:");
         print_sets(&sets);
     }
-    crate::commands::write_output(csv_path, validation_csv(rows)?.as_bytes())?;
     let points: Vec<(String, f64, f64)> = rows
         .iter()
         .map(|r| (r.program.clone(), r.predicted_s, r.real_s))
@@ -333,14 +370,7 @@ fn report(
         (false, true) => eprintln!("wrote {}", plot.display()),
         (false, false) => {}
     }
-    Ok(serde_json::json!({
-        "machine": path,
-        "summary": summarize(rows),
-        "host_adjusted_summary": summarize_host_adjusted(rows),
-        "sets": sets,
-        "failed": result.failed,
-        "programs": rows,
-    }))
+    Ok(())
 }
 
 /// `--combine`: the median per-set figures of several validations.
@@ -365,7 +395,7 @@ fn combine(a: &Args) -> Result<()> {
     );
     print_sets(&c.sets);
     if let Some(j) = &a.json {
-        crate::commands::write_output(j, &serde_json::to_vec_pretty(&c)?)?;
+        crate::commands::write_json(j, "the combined validations", &c)?;
     }
     Ok(())
 }
@@ -631,13 +661,7 @@ fn rescore(
     u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
     u.set_titles(row!["Program", r->"Predicted (s)", r->"Sets", r->"Mean error %", r->"Smallest", r->"Largest"]);
     // A program no CSV ran has no error: "-".
-    let pct = |x: f64| {
-        if x.is_nan() {
-            "-".to_string()
-        } else {
-            format!("{x:+.1}")
-        }
-    };
+    let pct = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:+.1}"));
     for p in &r.programs {
         u.add_row(
             row![p.program, r->format!("{:.3}", p.predicted_s), r->p.sets,
@@ -653,7 +677,7 @@ fn rescore(
         print_sets(&sets);
     }
     if let Some(j) = &a.json {
-        crate::commands::write_output(j, &serde_json::to_vec_pretty(&r)?)?;
+        crate::commands::write_json(j, "the rescore", &r)?;
     }
     if !failed.is_empty() {
         bail!(
