@@ -946,11 +946,16 @@ pub fn finish_program(
     }
 }
 
-/// The validation table as CSV (one row per program).
+/// The validation table as CSV (one row per program; `program,real_s,` first, which
+/// `--against` reads back).
 pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "program",
+    validation_table(rows).to_csv()
+}
+
+/// The validation table, one row per program (seed table 6.1).
+pub fn validation_table(rows: &[ProgramValidation]) -> export::Table {
+    let mut t = export::Table::new(&[
+        export::columns::PROGRAM,
         "real_s",
         "real_is",
         "real_cpu_median_s",
@@ -966,9 +971,9 @@ pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> 
         "host_speed",
         "host_adjusted_error_percent",
         "runs_spread_percent",
-    ])?;
+    ]);
     for r in rows {
-        w.write_record([
+        t.push(vec![
             r.program.clone(),
             format!("{:.4}", r.real_s),
             match r.real_time {
@@ -990,10 +995,9 @@ pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> 
                 .map(|e| format!("{e:.2}"))
                 .unwrap_or_default(),
             format!("{:.1}", r.spread_percent()),
-        ])?;
+        ]);
     }
-    let bytes = w.into_inner().map_err(|e| e.into_error())?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    t
 }
 
 /// Read a validation CSV back: (program, real CPU seconds).

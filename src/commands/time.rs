@@ -352,7 +352,7 @@ pub fn run(a: Args) -> Result<()> {
             "in_application": app,
             "in_application_driver": matched,
         });
-        super::write_output(target, serde_json::to_string_pretty(&r)?.as_bytes())?;
+        super::write_json(target, "the timing", &r)?;
     }
     Ok(())
 }
