@@ -196,10 +196,12 @@ fn an_interrupted_run_keeps_what_it_measured_and_resumes() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until a few experiments are saved, then kill it like a user would.
+    // Wait until a few experiments are saved (to the partial file: the result is written
+    // only when complete), then kill it like a user would.
+    let partial = dir.path().join("partial.partial.json");
     let start = Instant::now();
     loop {
-        if let Ok(text) = std::fs::read_to_string(&out) {
+        if let Ok(text) = std::fs::read_to_string(&partial) {
             let doc: Value = serde_json::from_str(&text).expect("partial file is whole JSON");
             if doc["experiments"].as_array().map(|a| a.len()).unwrap_or(0) >= 3 {
                 break;
@@ -217,14 +219,15 @@ fn an_interrupted_run_keeps_what_it_measured_and_resumes() {
         !status.success(),
         "an interrupted run must not report success"
     );
-    let doc = read(&out);
+    assert!(!out.exists(), "an interrupted run writes no result file");
+    let doc = read(&partial);
     assert_eq!(doc["complete"], false);
     let kept = doc["experiments"].as_array().unwrap().len();
     assert!(kept >= 3);
     Command::cargo_bin("opcost")
         .unwrap()
         .args(["characterize", "--resume"])
-        .arg(&out)
+        .arg(&partial)
         .arg("--cache-dir")
         .arg(dir.path().join("cache"))
         .arg("--no-self-check")
@@ -232,6 +235,7 @@ fn an_interrupted_run_keeps_what_it_measured_and_resumes() {
         .success();
     let doc = read(&out);
     assert_eq!(doc["complete"], true);
+    assert!(!partial.exists(), "the partial file is gone once complete");
     assert!(doc["experiments"].as_array().unwrap().len() > kept);
     for m in ["ARSL", "DRSL", "DRDL", "XRSL"] {
         assert!(est(&doc, m).0 > 0.0);

@@ -112,11 +112,11 @@ fn predict_breaks_the_time_down_and_exports_parse_back() {
         "{units:?}"
     );
     let mut r = csv::Reader::from_path(&csv).unwrap();
-    assert_eq!(r.headers().unwrap().get(1), Some("mnemonic"));
+    assert_eq!(r.headers().unwrap().get(2), Some("mnemonic"));
     assert!(r.records().count() > 5);
     assert!(std::fs::read_to_string(&md)
         .unwrap()
-        .contains("| param | operation |"));
+        .contains("| mnemonic | description |"));
 }
 
 /// Rule 17 end to end: the loop of eight array updates is charged at least its instructions

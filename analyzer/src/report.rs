@@ -105,51 +105,55 @@ pub fn text_report(s: &ProgramStats) -> String {
     out
 }
 
-/// CSV: one row per (part, kind, operation): part,kind,mnemonic,static,dynamic.
-pub fn csv_report(s: &ProgramStats) -> Result<Vec<u8>, csv::Error> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["part", "name", "operation", "static_count", "dynamic_count"])?;
+/// The counts as a table: one row per part (program, unit, region) and operation, in the
+/// CSV vocabulary of `export::columns` (an operation outside the catalogue has no mnemonic).
+pub fn counts_table(s: &ProgramStats) -> export::Table {
+    use export::columns::{DESCRIPTION, DYNAMIC_COUNT, MNEMONIC, PART, PART_KIND, STATIC_COUNT};
+    let mut t = export::Table::new(&[
+        PART_KIND,
+        PART,
+        MNEMONIC,
+        DESCRIPTION,
+        STATIC_COUNT,
+        DYNAMIC_COUNT,
+    ])
+    .right(&[STATIC_COUNT, DYNAMIC_COUNT]);
     let parts = std::iter::once(("program", &s.total))
         .chain(s.units.iter().map(|u| ("unit", u)))
         .chain(s.regions.iter().map(|r| ("region", r)));
     for (kind, p) in parts {
         let dynm = p.dynamic_counts.as_ref();
-        let mut keys: Vec<String> = p
-            .static_counts
-            .params
-            .keys()
-            .map(|k| k.mnemonic().to_string())
-            .collect();
+        let mut keys: Vec<Param> = p.static_counts.params.keys().copied().collect();
         if let Some(d) = dynm {
-            for k in d.params.keys() {
-                if !p.static_counts.params.contains_key(k) {
-                    keys.push(k.mnemonic().to_string());
-                }
-            }
+            keys.extend(
+                d.params
+                    .keys()
+                    .filter(|k| !p.static_counts.params.contains_key(k)),
+            );
         }
-        for m in keys {
-            let param = Param::from_mnemonic(&m).expect("a catalogue mnemonic");
-            let dv = dynm.map(|d| d.get(param).to_string()).unwrap_or_default();
-            w.write_record([
-                kind,
-                &p.name,
-                &m,
-                &p.static_counts.get(param).to_string(),
-                &dv,
-            ])?;
+        for param in keys {
+            t.push(vec![
+                kind.into(),
+                p.name.clone(),
+                param.mnemonic().to_string(),
+                param.def().description(),
+                p.static_counts.get(param).to_string(),
+                dynm.map(|d| d.get(param).to_string()).unwrap_or_default(),
+            ]);
         }
         for (k, n) in &p.static_counts.uncharacterized {
             let dv = dynm
                 .map(|d| d.uncharacterized.get(k).copied().unwrap_or(0).to_string())
                 .unwrap_or_default();
-            w.write_record([
-                kind,
-                &p.name,
-                &format!("uncharacterized: {k}"),
-                &n.to_string(),
-                &dv,
-            ])?;
+            t.push(vec![
+                kind.into(),
+                p.name.clone(),
+                String::new(),
+                format!("uncharacterized: {k}"),
+                n.to_string(),
+                dv,
+            ]);
         }
     }
-    w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
+    t
 }

@@ -160,29 +160,7 @@ pub fn new_characterization(compiler: &Compiler, opts: &Options) -> Characteriza
 }
 
 fn now_rfc3339() -> String {
-    // Civil date from the Unix epoch (days-to-civil, H. Hinnant's algorithm).
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    let days = secs.div_euclid(86400);
-    let rem = secs.rem_euclid(86400);
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    export::time::Utc::now().rfc3339()
 }
 
 /// The experiments and groups needed for `only` (all when None), in solving order.
@@ -718,6 +696,8 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
     }
     params.sort_by_key(|r| r.number);
     result.parameters = params;
+    // A NaN or an infinity (a singular solve) is named in the file, not written as a number.
+    result.drop_non_finite();
     Ok(())
 }
 
@@ -1011,6 +991,8 @@ pub fn run(
             predicted_ns: predicted / statements,
             error_percent: 100.0 * (predicted - measured.mean_ns) / measured.mean_ns,
         });
+        // A check measured at zero has no error percentage: left out, not written as NaN.
+        result.drop_non_finite();
         done += 1;
         result.wall_time_s = already + start.elapsed().as_secs_f64();
         on_event(

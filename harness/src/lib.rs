@@ -2,16 +2,14 @@
 //! counts and the predictor's validation runs: find the compiler (with an install hint when it
 //! is missing), compile separately and link, run a program under a time limit (streaming its
 //! output so a long run can be followed and interrupted without losing what it printed),
-//! describe the host, and write result files atomically.
+//! and describe the host (result files are written by the `export` crate).
 
 pub mod assembly;
 pub mod compiler;
-pub mod files;
 pub mod host;
 pub mod run;
 
 pub use assembly::LineInstructions;
 pub use compiler::{CompileError, Compiler, CompilerError};
-pub use files::write_atomic;
 pub use host::{machine_info, machine_slug};
 pub use run::{run_limited, run_streaming, CpuUsage, RunError, RunOutput};

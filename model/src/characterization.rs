@@ -192,11 +192,45 @@ pub struct Characterization {
     pub xray: Option<HardwareReport>,
     /// Wall time the characterization took, seconds.
     pub wall_time_s: f64,
+    /// Parameters whose solution came out as NaN or infinity (a singular solve, a zero
+    /// time): left out of `parameters`, named here so readers can say why they are missing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub non_finite: Vec<Param>,
 }
 
 impl Versioned for Characterization {
     const FORMAT: &'static str = "opcost-characterization";
     const VERSION: u32 = 1;
+
+    /// Every number of a parameter's estimate must be a number: an older opcost wrote a NaN
+    /// as `null`, which would otherwise fail with a line and column instead of its name.
+    fn check(value: &serde_json::Value) -> Result<(), String> {
+        let Some(params) = value.get("parameters").and_then(|p| p.as_array()) else {
+            return Ok(());
+        };
+        for (i, p) in params.iter().enumerate() {
+            let name = p.get("mnemonic").and_then(|m| m.as_str()).map_or_else(
+                || format!("parameter {}", i + 1),
+                |m| format!("parameter {m}"),
+            );
+            let Some(e) = p.get("estimate") else {
+                return Err(format!("{name} has no estimate"));
+            };
+            for field in ["mean_ns", "std_dev_ns", "ci_low_ns", "ci_high_ns"] {
+                match e.get(field) {
+                    Some(v) if v.as_f64().is_some_and(f64::is_finite) => {}
+                    Some(v) => {
+                        return Err(format!(
+                            "{name}: estimate.{field} is {v}, not a finite number (a NaN or infinity written by an older opcost); measure it again with `opcost characterize --only {}` or remove it from the file",
+                            p.get("mnemonic").and_then(|m| m.as_str()).unwrap_or("...")
+                        ))
+                    }
+                    None => return Err(format!("{name}: estimate.{field} is missing")),
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Characterization {
@@ -220,7 +254,37 @@ impl Characterization {
             self_check: Vec::new(),
             xray: None,
             wall_time_s: 0.0,
+            non_finite: Vec::new(),
         }
+    }
+
+    /// Move every parameter whose estimate is not finite to `non_finite`, and drop the
+    /// self-check rows that are not (JSON has no NaN: the file could not be read again).
+    /// Returns the parameters moved by this call.
+    pub fn drop_non_finite(&mut self) -> Vec<Param> {
+        let finite = |e: &Estimate| {
+            [e.mean_ns, e.std_dev_ns, e.ci_low_ns, e.ci_high_ns]
+                .iter()
+                .all(|v| v.is_finite())
+        };
+        let moved: Vec<Param> = self
+            .parameters
+            .iter()
+            .filter(|r| !finite(&r.estimate))
+            .map(|r| r.mnemonic)
+            .collect();
+        self.parameters.retain(|r| finite(&r.estimate));
+        self.non_finite
+            .retain(|p| self.parameters.iter().all(|r| r.mnemonic != *p));
+        for p in &moved {
+            if !self.non_finite.contains(p) {
+                self.non_finite.push(*p);
+            }
+        }
+        self.self_check.retain(|c| {
+            finite(&c.measured) && c.predicted_ns.is_finite() && c.error_percent.is_finite()
+        });
+        moved
     }
 
     pub fn parameter(&self, p: Param) -> Option<&ParameterResult> {
@@ -230,15 +294,22 @@ impl Characterization {
     pub fn experiment(&self, name: &str) -> Option<&ExperimentRecord> {
         self.experiments.iter().find(|e| e.name == name)
     }
+}
 
-    /// The parameter table as CSV (one row per parameter, units in the header).
-    pub fn parameters_csv(&self) -> Result<String, csv::Error> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record([
-            "number",
-            "mnemonic",
-            "region",
-            "operation",
+/// Exported as its JSON document, and as the parameter table (one row per parameter, units
+/// in the header) in CSV and Markdown.
+impl export::Export for Characterization {
+    fn what(&self) -> String {
+        "the characterization".into()
+    }
+
+    fn table(&self) -> export::Table {
+        use export::columns::{DESCRIPTION, MNEMONIC, NUMBER, REGION};
+        let mut t = export::Table::new(&[
+            NUMBER,
+            MNEMONIC,
+            REGION,
+            DESCRIPTION,
             "mean_ns",
             "std_dev_ns",
             "ci_low_ns",
@@ -247,14 +318,23 @@ impl Characterization {
             "observations",
             "test_kind",
             "below_resolution",
-        ])?;
+        ])
+        .right(&[
+            NUMBER,
+            "mean_ns",
+            "std_dev_ns",
+            "ci_low_ns",
+            "ci_high_ns",
+            "ci_half_width_percent",
+            "observations",
+        ]);
         for r in &self.parameters {
             let d = r.mnemonic.def();
             let kind = serde_json::to_value(r.test_kind)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
-            w.write_record([
+            t.push(vec![
                 d.number.to_string(),
                 d.mnemonic.to_string(),
                 d.region.0.to_string(),
@@ -267,9 +347,8 @@ impl Characterization {
                 r.estimate.observations.to_string(),
                 kind,
                 r.below_resolution().to_string(),
-            ])?;
+            ]);
         }
-        let bytes = w.into_inner().map_err(|e| e.into_error())?;
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        t
     }
 }

@@ -35,6 +35,12 @@ pub trait Versioned: DeserializeOwned {
     const FORMAT: &'static str;
     /// The value of the `format_version` field this build writes and reads.
     const VERSION: u32;
+
+    /// Checks of the parsed document before its fields are read, for errors that name what
+    /// is wrong in the reader's terms (the default: none).
+    fn check(_value: &serde_json::Value) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Parse a versioned JSON document, checking its format and version before its fields.
@@ -74,6 +80,10 @@ pub fn parse_versioned<T: Versioned>(text: &str) -> Result<T, FormatError> {
             hint,
         });
     }
+    T::check(&value).map_err(|detail| FormatError::Damaged {
+        expected: T::FORMAT,
+        detail,
+    })?;
     serde_json::from_value(value).map_err(|e| FormatError::Damaged {
         expected: T::FORMAT,
         detail: e.to_string(),

@@ -3,7 +3,7 @@
 //! beside the measured one (table 7.1), and where each program's time goes on each system
 //! (table 7.3).
 
-use crate::predict::{part_counts, predict_program, Prediction};
+use crate::predict::{part_counts, predict_program, PredictError, Prediction};
 use model::characterization::Characterization;
 use model::{Param, ProgramStats};
 use serde::{Deserialize, Serialize};
@@ -82,9 +82,23 @@ impl ProgramComparison {
     }
 }
 
+/// Everything `opcost compare --json` writes: the systems, the reference, the normalized
+/// parameters, and per program the predicted (and measured) times and where the time goes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComparisonReport {
+    pub systems: Vec<String>,
+    pub reference: String,
+    pub parameters: Vec<NormalizedRow>,
+    pub programs: Vec<ProgramComparison>,
+    pub time_distribution: Vec<TimeDistribution>,
+}
+
 /// A program's prediction on each system, made once for both tables (each compiles the
 /// program with the system's compiler for rule 17).
-pub fn predict_on(stats: &ProgramStats, systems: &[System]) -> Vec<Prediction> {
+pub fn predict_on(
+    stats: &ProgramStats,
+    systems: &[System],
+) -> Result<Vec<Prediction>, PredictError> {
     systems
         .iter()
         .map(|s| predict_program(stats, &s.machine))
@@ -265,7 +279,11 @@ mod tests {
         let mut c = OpCounts::new();
         c.add(Param::ARSL, 1_000_000_000);
         let st = stats(c);
-        let pc = compare_program(&st, &predict_on(&st, &s), vec![Some(2.1), Some(0.9)]);
+        let pc = compare_program(
+            &st,
+            &predict_on(&st, &s).unwrap(),
+            vec![Some(2.1), Some(0.9)],
+        );
         assert_eq!(pc.predicted_s, vec![2.0, 1.0]);
         assert_eq!(pc.predicted_fastest(), Some(1));
         assert_eq!(pc.measured_fastest(), Some(1));
@@ -282,7 +300,7 @@ mod tests {
         c.add(Param::ARSL, 100);
         c.add(Param::DRSL, 100);
         let st = stats(c);
-        let d = time_distribution(&st, &predict_on(&st, &s));
+        let d = time_distribution(&st, &predict_on(&st, &s).unwrap());
         let j = d.params.iter().position(|p| *p == Param::DRSL).unwrap();
         assert!(d.flagged[2][j]);
         assert!(!d.flagged[0][j]);

@@ -219,7 +219,7 @@ mod tests {
             "in.dat"
         );
         assert_eq!(all[0].flags, ["-std=legacy"]);
-        let check = select(&[m.clone()], &["check".into()]).unwrap();
+        let check = select(std::slice::from_ref(&m), &["check".into()]).unwrap();
         assert_eq!(check.len(), 1);
         assert_eq!(check[0].name, "a");
         assert!(select(&[m], &["nonsense".into()]).is_err());

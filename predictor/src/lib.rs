@@ -10,4 +10,4 @@ pub mod plot;
 pub mod predict;
 pub mod validate;
 
-pub use predict::{predict, predict_program, Prediction};
+pub use predict::{predict, predict_program, PredictError, Prediction};

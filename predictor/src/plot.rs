@@ -48,63 +48,64 @@ pub fn predicted_vs_real(
         .min(1.0)
         / 1.5;
     let hi = finite.iter().cloned().fold(0.0, f64::max).max(lo * 10.0) * 1.5;
-    let root = SVGBackend::new(path, (640, 600)).into_drawing_area();
-    root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(60)
-        .build_cartesian_2d((lo..hi).log_scale(), (lo..hi).log_scale())
-        .map_err(|x| e(x.to_string()))?;
-    chart
-        .configure_mesh()
-        .x_desc("real run time (s, CPU)")
-        .y_desc("predicted run time (s)")
-        .draw()
-        .map_err(|x| e(x.to_string()))?;
-    let diag: Vec<(f64, f64)> = (0..=50)
-        .map(|i| lo * (hi / lo).powf(i as f64 / 50.0))
-        .map(|x| (x, x))
-        .collect();
-    chart
-        .draw_series(LineSeries::new(diag.clone(), BLACK.stroke_width(1)))
-        .map_err(|x| e(x.to_string()))?
-        .label("predicted = real")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
-    for (f, label) in [(1.1, "±10 %"), (0.9, "")] {
-        let s = chart
-            .draw_series(LineSeries::new(
-                diag.iter().map(|(x, y)| (*x, y * f)),
-                BLACK.mix(0.3).stroke_width(1),
-            ))
+    // Drawn in memory, then written atomically like every result file.
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (640, 600)).into_drawing_area();
+        root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(60)
+            .build_cartesian_2d((lo..hi).log_scale(), (lo..hi).log_scale())
             .map_err(|x| e(x.to_string()))?;
-        if !label.is_empty() {
-            s.label(label)
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.3)));
+        chart
+            .configure_mesh()
+            .x_desc("real run time (s, CPU)")
+            .y_desc("predicted run time (s)")
+            .draw()
+            .map_err(|x| e(x.to_string()))?;
+        let diag: Vec<(f64, f64)> = (0..=50)
+            .map(|i| lo * (hi / lo).powf(i as f64 / 50.0))
+            .map(|x| (x, x))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(diag.clone(), BLACK.stroke_width(1)))
+            .map_err(|x| e(x.to_string()))?
+            .label("predicted = real")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
+        for (f, label) in [(1.1, "±10 %"), (0.9, "")] {
+            let s = chart
+                .draw_series(LineSeries::new(
+                    diag.iter().map(|(x, y)| (*x, y * f)),
+                    BLACK.mix(0.3).stroke_width(1),
+                ))
+                .map_err(|x| e(x.to_string()))?;
+            if !label.is_empty() {
+                s.label(label)
+                    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.3)));
+            }
         }
-    }
-    chart
-        .draw_series(
-            points
-                .iter()
-                .filter(|(_, p, r)| *p > 0.0 && *r > 0.0)
-                .map(|(name, p, r)| {
+        chart
+            .draw_series(points.iter().filter(|(_, p, r)| *p > 0.0 && *r > 0.0).map(
+                |(name, p, r)| {
                     EmptyElement::at((*r, *p))
                         + Circle::new((0, 0), 4, COLORS[0].filled())
                         + Text::new(name.clone(), (6, -12), ("sans-serif", 12))
-                }),
-        )
-        .map_err(|x| e(x.to_string()))?;
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(|x| e(x.to_string()))?;
-    root.present().map_err(|x| e(x.to_string()))?;
-    Ok(())
+                },
+            ))
+            .map_err(|x| e(x.to_string()))?;
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|x| e(x.to_string()))?;
+        root.present().map_err(|x| e(x.to_string()))?;
+    }
+    export::write_atomic(path, svg.as_bytes()).map_err(|x| e(x.to_string()))
 }
 
 /// Parameters of several systems normalized to a reference (ratio, log scale), one line per
@@ -124,55 +125,61 @@ pub fn normalized_chart(
     let lo = vals.iter().cloned().fold(1.0, f64::min) / 1.5;
     let hi = vals.iter().cloned().fold(1.0, f64::max) * 1.5;
     let width = 200 + 45 * params.len() as u32;
-    let root = SVGBackend::new(path, (width.max(500), 420)).into_drawing_area();
-    root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
-    let n = params.len().max(1);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 16))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), (lo..hi).log_scale())
-        .map_err(|x| e(x.to_string()))?;
-    let labels = params.to_vec();
-    chart
-        .configure_mesh()
-        .x_labels(n)
-        .x_label_formatter(&|x| {
-            let i = x.round() as i64;
-            if (x - i as f64).abs() < 1e-6 && i >= 0 && (i as usize) < labels.len() {
-                labels[i as usize].clone()
-            } else {
-                String::new()
-            }
-        })
-        .y_desc("time relative to the reference")
-        .draw()
-        .map_err(|x| e(x.to_string()))?;
-    for (k, (name, v)) in systems.iter().enumerate() {
-        let c = COLORS[k % COLORS.len()];
-        let pts: Vec<(f64, f64)> = v
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| r.filter(|r| *r > 0.0).map(|r| (i as f64, r)))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
-            .map_err(|x| e(x.to_string()))?
-            .label(name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
-        chart
-            .draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))
+    // Drawn in memory, then written atomically like every result file.
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width.max(500), 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
+        let n = params.len().max(1);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 16))
+            .margin(15)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), (lo..hi).log_scale())
             .map_err(|x| e(x.to_string()))?;
+        let labels = params.to_vec();
+        chart
+            .configure_mesh()
+            .x_labels(n)
+            .x_label_formatter(&|x| {
+                let i = x.round() as i64;
+                if (x - i as f64).abs() < 1e-6 && i >= 0 && (i as usize) < labels.len() {
+                    labels[i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .y_desc("time relative to the reference")
+            .draw()
+            .map_err(|x| e(x.to_string()))?;
+        for (k, (name, v)) in systems.iter().enumerate() {
+            let c = COLORS[k % COLORS.len()];
+            let pts: Vec<(f64, f64)> = v
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| r.filter(|r| *r > 0.0).map(|r| (i as f64, r)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
+                .map_err(|x| e(x.to_string()))?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                });
+            chart
+                .draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))
+                .map_err(|x| e(x.to_string()))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|x| e(x.to_string()))?;
+        root.present().map_err(|x| e(x.to_string()))?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|x| e(x.to_string()))?;
-    root.present().map_err(|x| e(x.to_string()))?;
-    Ok(())
+    export::write_atomic(path, svg.as_bytes()).map_err(|x| e(x.to_string()))
 }
 
 #[cfg(test)]

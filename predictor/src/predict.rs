@@ -6,6 +6,14 @@ use model::program_stats::{LoopStats, PartStats};
 use model::{rules, Estimate, OpCounts, Param, ProgramStats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum PredictError {
+    /// A sum of counts times costs that overflows (a cost of 1e300 ns) or a NaN cost.
+    #[error("the prediction of {program} is not a finite number ({detail}); check the machine file's value for it")]
+    NonFinite { program: String, detail: String },
+}
 
 /// One line of the breakdown (Saavedra-Barrera's figure 6.1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -182,6 +190,34 @@ fn loop_excess(
     Some(scaled_rows(&counts, excess / bound))
 }
 
+/// How much the parameters the machine file lacks may add to a part's time, ns: they count
+/// as zero in the estimate, so the interval's upper end widens by each one's count times the
+/// dearest cost the file has in its region (of any region when it has none there). What
+/// `predict` and `validate` both report, since both predict through [`predict_part`].
+fn missing_allowance(
+    counts: &OpCounts,
+    missing: &[Param],
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+) -> f64 {
+    let dearest = |keep: &dyn Fn(Param) -> bool| {
+        table
+            .iter()
+            .filter(|(p, _)| keep(**p))
+            .map(|(_, v)| v.0)
+            .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+    };
+    missing
+        .iter()
+        .map(|p| {
+            let region = p.def().region;
+            let cost = dearest(&|q| q.def().region == region)
+                .or_else(|| dearest(&|_| true))
+                .unwrap_or(0.0);
+            counts.get(*p) as f64 * cost
+        })
+        .sum()
+}
+
 /// Predict one set of counts.
 pub fn predict_counts(name: &str, counts: &OpCounts, machine: &Characterization) -> PartPrediction {
     predict_part(name, counts, &[], machine)
@@ -267,7 +303,7 @@ pub fn predict_part(
             mean_ns: t,
             std_dev_ns: sd,
             ci_low_ns: t - half,
-            ci_high_ns: t + half,
+            ci_high_ns: t + half + missing_allowance(counts, &missing, &table),
             observations: if min_n == usize::MAX { 0 } else { min_n },
         },
         rows,
@@ -287,7 +323,11 @@ pub fn part_counts(p: &PartStats) -> &OpCounts {
 /// instructions as the machine's compiler builds them (rule 17), then [`predict`]. When that
 /// fails (no compiler, no source, no line directives) the estimate has no issue bound and a
 /// warning says why.
-pub fn predict_program(stats: &ProgramStats, machine: &Characterization) -> Prediction {
+/// A prediction that is not a finite number (an overflowing or NaN cost) is refused.
+pub fn predict_program(
+    stats: &ProgramStats,
+    machine: &Characterization,
+) -> Result<Prediction, PredictError> {
     let mut stats = stats.clone();
     let failed = crate::issue::fill_loop_instructions(&mut stats, machine).err();
     let mut p = predict(&stats, machine);
@@ -297,7 +337,36 @@ pub fn predict_program(stats: &ProgramStats, machine: &Characterization) -> Pred
             "loops are not bounded by their instructions' issue time (rule 17): {e}; the estimate may be low for loops of several array statements"
         ));
     }
-    p
+    p.check_finite()?;
+    Ok(p)
+}
+
+impl Prediction {
+    /// An error naming the operations whose time is not finite, if the prediction has any
+    /// non-finite number.
+    pub fn check_finite(&self) -> Result<(), PredictError> {
+        let Some(bad) = export::first_non_finite(self).ok().flatten() else {
+            return Ok(());
+        };
+        let culprits: Vec<String> = std::iter::once(&self.total)
+            .chain(&self.units)
+            .chain(&self.regions)
+            .flat_map(|part| &part.rows)
+            .filter(|r| !r.time_s.is_finite() || !(r.std_dev_s * 1e9).powi(2).is_finite())
+            .map(|r| format!("{} x {:e} executions", r.mnemonic, r.times_executed))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let detail = if culprits.is_empty() {
+            format!("{} is {}", bad.path, bad.value)
+        } else {
+            format!("the time of {} overflows", culprits.join(", "))
+        };
+        Err(PredictError::NonFinite {
+            program: self.program.clone(),
+            detail,
+        })
+    }
 }
 
 /// Predict a program's run time on a machine, with per-unit and per-region breakdowns. Loops
@@ -380,82 +449,120 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
     }
 }
 
-/// The breakdown as CSV rows: part, mnemonic, operation, count, fractions, seconds.
-pub fn prediction_csv(p: &Prediction) -> Result<String, csv::Error> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "part",
-        "mnemonic",
-        "operation",
-        "times_executed",
-        "count_fraction",
-        "time_s",
-        "time_fraction",
-        "std_dev_s",
-    ])?;
-    for part in std::iter::once(&p.total).chain(&p.units).chain(&p.regions) {
-        w.write_record([
-            part.name.as_str(),
-            "TOTAL",
-            "",
-            "",
-            "",
-            &format!("{:.6e}", part.seconds()),
-            "1",
-            &format!("{:.6e}", part.time.std_dev_ns * 1e-9),
-        ])?;
-        for r in &part.rows {
-            w.write_record([
+/// A prediction is exported as its JSON document, and as its breakdown (Saavedra-Barrera's figure 6.1):
+/// one row per part (the program, each unit, each region; mnemonic TOTAL) and one per
+/// operation of the part, in the CSV vocabulary of `export::columns`.
+impl export::Export for Prediction {
+    fn what(&self) -> String {
+        format!("the prediction of {}", self.program)
+    }
+
+    fn table(&self) -> export::Table {
+        use export::columns::{COUNT, DESCRIPTION, MNEMONIC, PART, PART_KIND};
+        let mut t = export::Table::new(&[
+            PART_KIND,
+            PART,
+            MNEMONIC,
+            DESCRIPTION,
+            COUNT,
+            "count_fraction",
+            "time_s",
+            "time_fraction",
+            "std_dev_s",
+        ])
+        .right(&[
+            COUNT,
+            "count_fraction",
+            "time_s",
+            "time_fraction",
+            "std_dev_s",
+        ]);
+        let parts = std::iter::once(("program", &self.total))
+            .chain(self.units.iter().map(|u| ("unit", u)))
+            .chain(self.regions.iter().map(|r| ("region", r)));
+        for (kind, part) in parts {
+            t.push(vec![
+                kind.into(),
                 part.name.clone(),
+                "TOTAL".into(),
+                format!("predicted time of the {kind}"),
+                String::new(),
+                String::new(),
+                format!("{:.6e}", part.seconds()),
+                "1".into(),
+                format!("{:.6e}", part.time.std_dev_ns * 1e-9),
+            ]);
+            for r in &part.rows {
+                t.push(vec![
+                    kind.into(),
+                    part.name.clone(),
+                    r.mnemonic.to_string(),
+                    r.operation.clone(),
+                    format!("{}", r.times_executed),
+                    format!("{:.6}", r.count_fraction),
+                    format!("{:.6e}", r.time_s),
+                    format!("{:.6}", r.time_fraction),
+                    format!("{:.6e}", r.std_dev_s),
+                ]);
+            }
+        }
+        t
+    }
+
+    /// The program's breakdown as a Markdown table (Saavedra-Barrera's figure 6.1), its units' times and
+    /// the warnings.
+    fn markdown(&self) -> String {
+        let mut s = format!(
+            "# Prediction: {} on {} ({})\n\nPredicted time: **{:.3} s** (90 % interval {:.3}-{:.3} s), {} counts.\n\n",
+            self.program,
+            self.machine,
+            self.compiler,
+            self.total.seconds(),
+            self.total.time.ci_low_ns * 1e-9,
+            self.total.time.ci_high_ns * 1e-9,
+            self.counts
+        );
+        let mut rows = export::Table::new(&[
+            "mnemonic",
+            "description",
+            "count",
+            "count_fraction",
+            "time_s",
+            "time_fraction",
+            "std_dev_s",
+        ])
+        .right(&[
+            "count",
+            "count_fraction",
+            "time_s",
+            "time_fraction",
+            "std_dev_s",
+        ]);
+        for r in &self.total.rows {
+            rows.push(vec![
                 r.mnemonic.to_string(),
                 r.operation.clone(),
-                format!("{}", r.times_executed),
-                format!("{:.6}", r.count_fraction),
-                format!("{:.6e}", r.time_s),
-                format!("{:.6}", r.time_fraction),
-                format!("{:.6e}", r.std_dev_s),
-            ])?;
+                format!("{:.0}", r.times_executed),
+                format!("{:.4}", r.count_fraction),
+                format!("{:.4}", r.time_s),
+                format!("{:.4}", r.time_fraction),
+                format!("{:.2e}", r.std_dev_s),
+            ]);
         }
-    }
-    let bytes = w.into_inner().map_err(|e| e.into_error())?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-/// The breakdown as a Markdown table (Saavedra-Barrera's figure 6.1).
-pub fn prediction_markdown(p: &Prediction) -> String {
-    let mut s = format!(
-        "# Prediction: {} on {} ({})\n\nPredicted time: **{:.3} s** (90 % interval {:.3}-{:.3} s), {} counts.\n\n",
-        p.program,
-        p.machine,
-        p.compiler,
-        p.total.seconds(),
-        p.total.time.ci_low_ns * 1e-9,
-        p.total.time.ci_high_ns * 1e-9,
-        p.counts
-    );
-    s.push_str("| param | operation | times executed | fraction | time (s) | fraction of time | std dev (s) |\n|---|---|---:|---:|---:|---:|---:|\n");
-    for r in &p.total.rows {
-        s.push_str(&format!(
-            "| {} | {} | {:.0} | {:.4} | {:.4} | {:.4} | {:.2e} |\n",
-            r.mnemonic,
-            r.operation,
-            r.times_executed,
-            r.count_fraction,
-            r.time_s,
-            r.time_fraction,
-            r.std_dev_s
-        ));
-    }
-    if !p.units.is_empty() {
-        s.push_str("\n| program unit | predicted time (s) |\n|---|---:|\n");
-        for u in &p.units {
-            s.push_str(&format!("| {} | {:.4} |\n", u.name, u.seconds()));
+        s.push_str(&rows.to_markdown());
+        if !self.units.is_empty() {
+            let mut units = export::Table::new(&["part", "time_s"]).right(&["time_s"]);
+            for u in &self.units {
+                units.push(vec![u.name.clone(), format!("{:.4}", u.seconds())]);
+            }
+            s.push('\n');
+            s.push_str(&units.to_markdown());
         }
+        for w in &self.warnings {
+            s.push_str(&format!("\n> warning: {w}\n"));
+        }
+        s
     }
-    for w in &p.warnings {
-        s.push_str(&format!("\n> warning: {w}\n"));
-    }
-    s
 }
 
 #[cfg(test)]

@@ -45,6 +45,10 @@ pub enum ValidateError {
         status: String,
         stderr: String,
     },
+    #[error("{0}")]
+    Predict(#[from] crate::predict::PredictError),
+    #[error("{program} ran too briefly to time (its CPU time is {seconds} s): make it run longer to validate it")]
+    TooShort { program: String, seconds: f64 },
     #[error("host speed probe: {0}")]
     HostProbe(#[from] characterizer::CharacterizeError),
     #[error("{0}")]
@@ -515,7 +519,7 @@ pub fn predict_source(
     let (_, analysis) = analyze_for(program, machine, time_limit)?;
     Ok((
         program.name.clone(),
-        predict_program(&analysis.stats, machine).total.seconds(),
+        predict_program(&analysis.stats, machine)?.total.seconds(),
     ))
 }
 
@@ -527,7 +531,7 @@ pub fn prepare_program(
     opts: &ValidateOptions,
 ) -> Result<PreparedProgram, ValidateError> {
     let (compiler, analysis) = analyze_for(program, machine, opts.time_limit)?;
-    let prediction = predict_program(&analysis.stats, machine);
+    let prediction = predict_program(&analysis.stats, machine)?;
     let dir = tempfile::Builder::new()
         .prefix("opcost-validate-")
         .tempdir()?;
@@ -585,37 +589,29 @@ pub fn prepare_program(
 /// CPU and wall seconds of a program's runs.
 pub type RunTimes = (Vec<f64>, Vec<f64>);
 
-/// Time prepared programs in rounds, one run of each program per round, so that a slow
-/// phase of a shared machine falls on every program rather than on the runs of one (the
-/// back-to-back alternation of Whaley & Castaldo section 6). Returns each program's (cpu, wall)
-/// seconds, or the error of its first failing run (a failed program sits out the later
-/// rounds; the others go on); `on_run` is called after each run.
-pub fn time_in_rounds(
+/// One round of timing: one run of each prepared program that has not failed yet, its times
+/// added to its entry of `times` (a failing run turns the entry into its error: the program
+/// sits out the later rounds, the others go on). `on_run` is called after each run.
+/// Rounds alternate the programs so that a slow phase of a shared machine falls on every
+/// program rather than on the runs of one (the back-to-back alternation of Whaley & Castaldo
+/// section 6).
+pub fn time_one_round(
     programs: &[PreparedProgram],
-    runs: usize,
+    times: &mut [Result<RunTimes, ValidateError>],
     limit: Duration,
     mut on_run: impl FnMut(&str),
-    mut each_round: impl FnMut(usize) -> Result<(), ValidateError>,
-) -> Result<Vec<Result<RunTimes, ValidateError>>, ValidateError> {
-    let mut times: Vec<Result<RunTimes, ValidateError>> = programs
-        .iter()
-        .map(|_| Ok((Vec::new(), Vec::new())))
-        .collect();
-    for round in 0..runs.max(1) {
-        each_round(round)?;
-        for (p, t) in programs.iter().zip(times.iter_mut()) {
-            let Ok(so_far) = t else { continue };
-            match time_runs(&p.exe, 1, limit, &p.spec) {
-                Ok((cpu, wall)) => {
-                    so_far.0.extend(cpu);
-                    so_far.1.extend(wall);
-                }
-                Err(e) => *t = Err(e),
+) {
+    for (p, t) in programs.iter().zip(times.iter_mut()) {
+        let Ok(so_far) = t else { continue };
+        match time_runs(&p.exe, 1, limit, &p.spec) {
+            Ok((cpu, wall)) => {
+                so_far.0.extend(cpu);
+                so_far.1.extend(wall);
             }
-            on_run(&p.name);
+            Err(e) => *t = Err(e),
         }
+        on_run(&p.name);
     }
-    Ok(times)
 }
 
 /// A program that could not be validated: where it failed and why. A batch reports it and
@@ -688,6 +684,31 @@ pub fn summarize_sets(rows: &[ProgramValidation], failed: &[FailedProgram]) -> V
     summaries_by_set(&errors, &failed)
 }
 
+/// One system's validation as `opcost validate --json` writes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ValidationDocument {
+    /// The characterization file.
+    pub machine: String,
+    pub summary: ValidationSummary,
+    pub host_adjusted_summary: Option<ValidationSummary>,
+    pub sets: Vec<SetSummary>,
+    pub failed: Vec<FailedProgram>,
+    pub programs: Vec<ProgramValidation>,
+}
+
+impl ValidationDocument {
+    pub fn new(machine: &Path, result: &SystemValidation) -> Self {
+        ValidationDocument {
+            machine: machine.display().to_string(),
+            summary: summarize(&result.rows),
+            host_adjusted_summary: summarize_host_adjusted(&result.rows),
+            sets: summarize_sets(&result.rows, &result.failed),
+            failed: result.failed.clone(),
+            programs: result.rows.clone(),
+        }
+    }
+}
+
 /// Per-set figures over several validations of the same corpus: each field the median over
 /// the validations (the host's noise moves single runs; a benchmark reports the middle).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -752,10 +773,18 @@ pub fn combine_sets(validations: &[Vec<SetSummary>]) -> CombinedSets {
 pub enum Progress<'a> {
     /// Analyzing, predicting and compiling a program for a system.
     Preparing { program: &'a str, system: &'a str },
+    /// A program is predicted; its prediction's warnings (those `predict` gives).
+    Predicted {
+        program: &'a str,
+        warnings: &'a [String],
+    },
     /// A program failed (it is left out of the rest of the batch).
     Failed(&'a FailedProgram),
     /// One timed run of a program finished.
     Ran(&'a str),
+    /// A round of runs finished: every system's results so far, each program's row from
+    /// its runs up to now (to be saved, so an interrupted batch keeps what it measured).
+    Round(&'a [SystemValidation]),
 }
 
 /// One system's results of a batch validation.
@@ -770,8 +799,8 @@ pub struct SystemValidation {
 /// Validate every program on every system: analyze, predict and compile each, then time them
 /// all in rounds so the systems' real times come from the same stretch of time. A program
 /// that fails at any stage is reported through `progress` and in the result, and the others
-/// go on. `probe(round, system)` measures the host's speed before each round (None: not
-/// measured).
+/// go on; after each round `progress` gets the results so far. `probe(round, system)`
+/// measures the host's speed before each round (None: not measured).
 pub fn validate_systems(
     machines: &[Characterization],
     programs: &[ProgramSpec],
@@ -779,10 +808,8 @@ pub fn validate_systems(
     mut progress: impl FnMut(Progress),
     mut probe: impl FnMut(usize, usize) -> Option<f64>,
 ) -> Result<Vec<SystemValidation>, ValidateError> {
-    let mut results: Vec<SystemValidation> = machines
-        .iter()
-        .map(|_| SystemValidation::default())
-        .collect();
+    let mut prepared_failures: Vec<Vec<FailedProgram>> =
+        machines.iter().map(|_| Vec::new()).collect();
     let mut prepared = Vec::new();
     let mut owner = Vec::new();
     for (k, machine) in machines.iter().enumerate() {
@@ -794,37 +821,82 @@ pub fn validate_systems(
             });
             match prepare_program(p, machine, opts) {
                 Ok(ready) => {
+                    progress(Progress::Predicted {
+                        program: &p.name,
+                        warnings: &ready.prediction.warnings,
+                    });
                     prepared.push(ready);
                     owner.push(k);
                 }
                 Err(e) => {
                     let f = FailedProgram::new(p, &e);
                     progress(Progress::Failed(&f));
-                    results[k].failed.push(f);
+                    prepared_failures[k].push(f);
                 }
             }
         }
     }
-    let times = time_in_rounds(
-        &prepared,
-        opts.runs,
-        opts.time_limit,
-        |name| progress(Progress::Ran(name)),
-        |round| {
-            for (k, r) in results.iter_mut().enumerate() {
-                r.host_speeds.extend(probe(round, k));
-            }
-            Ok(())
-        },
-    )?;
-    for ((p, t), k) in prepared.into_iter().zip(times).zip(owner) {
+    let mut times: Vec<Result<RunTimes, ValidateError>> = prepared
+        .iter()
+        .map(|_| Ok((Vec::new(), Vec::new())))
+        .collect();
+    let mut speeds: Vec<Vec<f64>> = machines.iter().map(|_| Vec::new()).collect();
+    let mut results = Vec::new();
+    for round in 0..opts.runs.max(1) {
+        for (k, s) in speeds.iter_mut().enumerate() {
+            s.extend(probe(round, k));
+        }
+        time_one_round(&prepared, &mut times, opts.time_limit, |name| {
+            progress(Progress::Ran(name))
+        });
+        results = results_so_far(
+            machines,
+            &prepared,
+            &owner,
+            &times,
+            &prepared_failures,
+            &speeds,
+        );
+        progress(Progress::Round(&results));
+    }
+    Ok(results)
+}
+
+/// Every system's results from the runs made so far: a row for each program with runs, a
+/// failure for each program that failed, the host's speed applied where it was probed.
+fn results_so_far(
+    machines: &[Characterization],
+    prepared: &[PreparedProgram],
+    owner: &[usize],
+    times: &[Result<RunTimes, ValidateError>],
+    prepared_failures: &[Vec<FailedProgram>],
+    speeds: &[Vec<f64>],
+) -> Vec<SystemValidation> {
+    let mut results: Vec<SystemValidation> = prepared_failures
+        .iter()
+        .zip(speeds)
+        .map(|(failed, speeds)| SystemValidation {
+            rows: Vec::new(),
+            failed: failed.clone(),
+            host_speeds: speeds.clone(),
+        })
+        .collect();
+    for ((p, t), &k) in prepared.iter().zip(times).zip(owner) {
         match t {
-            Ok((cpu, wall)) => {
-                results[k]
-                    .rows
-                    .push(finish_program(p, &cpu, &wall, RealTime::of(&machines[k])))
+            Ok((cpu, wall)) if !cpu.is_empty() => {
+                let row = finish_program(p, cpu, wall, RealTime::of(&machines[k]));
+                if row.error_percent.is_finite() {
+                    results[k].rows.push(row);
+                } else {
+                    let e = ValidateError::TooShort {
+                        program: p.name.clone(),
+                        seconds: row.real_s,
+                    };
+                    results[k].failed.push(FailedProgram::new(&p.spec, &e));
+                }
             }
-            Err(e) => results[k].failed.push(FailedProgram::new(&p.spec, &e)),
+            Ok(_) => {}
+            Err(e) => results[k].failed.push(FailedProgram::new(&p.spec, e)),
         }
     }
     for r in &mut results {
@@ -832,12 +904,12 @@ pub fn validate_systems(
             apply_host_speed(&mut r.rows, median(&r.host_speeds));
         }
     }
-    Ok(results)
+    results
 }
 
 /// The validation row of a prepared program from its timed runs.
 pub fn finish_program(
-    p: PreparedProgram,
+    p: &PreparedProgram,
     cpu: &[f64],
     wall: &[f64],
     real_time: RealTime,
@@ -850,7 +922,7 @@ pub fn finish_program(
     };
     let predicted = p.prediction.total.seconds();
     ProgramValidation {
-        program: p.name,
+        program: p.name.clone(),
         set: p.spec.set.clone(),
         file: p.spec.main_source().display().to_string(),
         predicted_s: predicted,
@@ -866,19 +938,24 @@ pub fn finish_program(
         real_time,
         error_percent: 100.0 * (predicted - real) / real,
         uncharacterized_fraction: p.prediction.total.uncharacterized_fraction,
-        units: p.units,
-        regions: p.regions,
+        units: p.units.clone(),
+        regions: p.regions.clone(),
         host_speed: None,
         host_adjusted_error_percent: None,
-        prediction: Some(p.prediction),
+        prediction: Some(p.prediction.clone()),
     }
 }
 
-/// The validation table as CSV (one row per program).
+/// The validation table as CSV (one row per program; `program,real_s,` first, which
+/// `--against` reads back).
 pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "program",
+    validation_table(rows).to_csv()
+}
+
+/// The validation table, one row per program (Saavedra-Barrera's table 6.1).
+pub fn validation_table(rows: &[ProgramValidation]) -> export::Table {
+    let mut t = export::Table::new(&[
+        export::columns::PROGRAM,
         "real_s",
         "real_is",
         "real_cpu_median_s",
@@ -894,9 +971,9 @@ pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> 
         "host_speed",
         "host_adjusted_error_percent",
         "runs_spread_percent",
-    ])?;
+    ]);
     for r in rows {
-        w.write_record([
+        t.push(vec![
             r.program.clone(),
             format!("{:.4}", r.real_s),
             match r.real_time {
@@ -918,10 +995,9 @@ pub fn validation_csv(rows: &[ProgramValidation]) -> Result<String, csv::Error> 
                 .map(|e| format!("{e:.2}"))
                 .unwrap_or_default(),
             format!("{:.1}", r.spread_percent()),
-        ])?;
+        ]);
     }
-    let bytes = w.into_inner().map_err(|e| e.into_error())?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    t
 }
 
 /// Read a validation CSV back: (program, real CPU seconds).
@@ -955,9 +1031,10 @@ pub struct ProgramRescore {
     pub program: String,
     pub predicted_s: f64,
     pub sets: usize,
-    pub mean_error_percent: f64,
-    pub min_error_percent: f64,
-    pub max_error_percent: f64,
+    /// None (null) for a program none of the sets has a real time of.
+    pub mean_error_percent: Option<f64>,
+    pub min_error_percent: Option<f64>,
+    pub max_error_percent: Option<f64>,
 }
 
 /// Predictions scored against the real times of earlier validations (Saavedra-Barrera's section 6.3:
@@ -1004,13 +1081,9 @@ pub fn rescore(predicted: &[(String, f64)], sets: &[(String, Vec<(String, f64)>)
             program: program.clone(),
             predicted_s: *pred,
             sets: e.len(),
-            mean_error_percent: if e.is_empty() {
-                f64::NAN
-            } else {
-                e.iter().sum::<f64>() / e.len() as f64
-            },
-            min_error_percent: e.iter().cloned().fold(f64::NAN, f64::min),
-            max_error_percent: e.iter().cloned().fold(f64::NAN, f64::max),
+            mean_error_percent: (!e.is_empty()).then(|| e.iter().sum::<f64>() / e.len() as f64),
+            min_error_percent: e.iter().cloned().reduce(f64::min),
+            max_error_percent: e.iter().cloned().reduce(f64::max),
         })
         .collect();
     Rescore {
@@ -1034,8 +1107,7 @@ pub fn rescore_by_set(r: &Rescore, programs: &[ProgramSpec], failed: &[String]) 
     let errors: Vec<(String, f64)> = r
         .programs
         .iter()
-        .filter(|p| p.sets > 0)
-        .map(|p| (set_of(&p.program), p.mean_error_percent))
+        .filter_map(|p| Some((set_of(&p.program), p.mean_error_percent?)))
         .collect();
     let failed: Vec<String> = failed.iter().map(|f| set_of(f)).collect();
     summaries_by_set(&errors, &failed)
@@ -1185,9 +1257,9 @@ mod tests {
         assert!((r.sets[1].errors[0].1 + 13.6).abs() < 1e-9);
         assert!(r.sets[2].errors.is_empty());
         assert_eq!(r.programs[0].sets, 2);
-        assert!((r.programs[0].mean_error_percent + 2.8).abs() < 1e-9);
-        assert!((r.programs[0].min_error_percent + 13.6).abs() < 1e-9);
-        assert!((r.programs[0].max_error_percent - 8.0).abs() < 1e-9);
+        assert!((r.programs[0].mean_error_percent.unwrap() + 2.8).abs() < 1e-9);
+        assert!((r.programs[0].min_error_percent.unwrap() + 13.6).abs() < 1e-9);
+        assert!((r.programs[0].max_error_percent.unwrap() - 8.0).abs() < 1e-9);
         assert_eq!(r.programs[1].sets, 1);
         assert_eq!(r.overall.programs, 3);
         assert_eq!(r.overall.within_10, 1);

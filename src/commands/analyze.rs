@@ -77,6 +77,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
+    crate::commands::route_report(&[("--json", a.json.as_deref()), ("--csv", a.csv.as_deref())])?;
     if !(a.time_limit > 0.0 && a.time_limit.is_finite()) {
         bail!(
             "--time-limit must be a positive number of seconds, got {}",
@@ -161,20 +162,14 @@ fn report(a: &Args, analysis: &analyzer::Analysis) -> Result<()> {
         .count();
     let _ = errors;
     let text = analyzer::report::text_report(&analysis.stats);
-    // Keep standard output clean when an export goes there.
-    if a.json.as_deref() == Some("-") || a.csv.as_deref() == Some("-") {
-        eprint!("{text}");
-    } else {
-        print!("{text}");
-    }
+    crate::say_raw!("{text}");
     if let Some(j) = &a.json {
-        let mut bytes = serde_json::to_vec_pretty(&analysis.stats)?;
-        bytes.push(b'\n');
-        super::write_output(j, &bytes).context("writing the ProgramStats JSON")?;
+        super::write_json(j, "the ProgramStats", &analysis.stats)
+            .context("writing the ProgramStats JSON")?;
     }
     if let Some(c) = &a.csv {
-        let bytes = analyzer::report::csv_report(&analysis.stats)?;
-        super::write_output(c, &bytes).context("writing the CSV")?;
+        let table = analyzer::report::counts_table(&analysis.stats);
+        super::write_output(c, table.to_csv()?.as_bytes()).context("writing the CSV")?;
     }
     Ok(())
 }

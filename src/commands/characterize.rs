@@ -26,12 +26,12 @@ pub struct ShowArgs {
 pub fn show(a: ShowArgs) -> Result<()> {
     let c = load(&a.file)?;
     if let Some(csv) = &a.csv {
-        crate::commands::write_output(csv, c.parameters_csv()?.as_bytes())?;
+        export::emit(&c, export::Format::Csv, csv)?;
         if csv == "-" {
             return Ok(());
         }
     }
-    println!(
+    crate::say!(
         "{} with {} {} ({}), {}{}",
         c.machine.cpu_model,
         c.compiler.path,
@@ -51,11 +51,11 @@ pub fn show(a: ShowArgs) -> Result<()> {
         if st.rounds == 1 { "" } else { "es" }
     );
     match st.statistic {
-        Statistic::RoundMedian => println!(
+        Statistic::RoundMedian => crate::say!(
             "each test: the median over {processes} of each one's minimum; {} observations of TMAX {} s in all",
             st.repeat, st.tmax_s
         ),
-        other => println!(
+        other => crate::say!(
             "each test: the {} of {} observations of TMAX {} s from {processes}",
             other.name(),
             st.repeat,
@@ -64,7 +64,7 @@ pub fn show(a: ShowArgs) -> Result<()> {
     }
     print_report(&c);
     if let Some(x) = &c.xray {
-        print!("\n{}", crate::commands::xray::render(x));
+        crate::say_raw!("\n{}", crate::commands::xray::render(x));
     }
     Ok(())
 }
@@ -78,8 +78,13 @@ pub fn show(a: ShowArgs) -> Result<()> {
   opcost characterize --resume results/<machine>--gfortran-O0.json
   opcost characterize --resume old.json --statistic min   # re-estimate, nothing re-measured
 
-An interrupted run (Ctrl-C, kill) keeps every finished experiment in its file, marked
-incomplete; --resume completes it. By default each test's time is the minimum of its
+A run saves its progress after every experiment to a partial file beside its result
+(results/X.json: results/X.partial.json). An interrupted run (Ctrl-C, kill, an error) keeps
+every finished experiment there, marked incomplete; `--resume results/X.partial.json`
+completes it. The result file is written only when the run is complete: an existing one is
+first kept as a dated backup (results/X.<YYYYMMDD-HHMMSS>.bak.json), so a new or resumed
+run never destroys a finished characterization. A new run refuses to start over an
+interrupted one's partial file (resume it or remove it). Every file is written atomically. By default each test's time is the minimum of its
 observations: on a shared host the other tenants only slow a test down (the minimum of a
 characterization made in a busy hour agreed with one made in a quiet hour to 3.5 % per
 parameter, the mean to 12.7 %), and a busy neighbour puts a cheap test's process in a slow
@@ -127,7 +132,8 @@ pub struct Args {
     /// Also write the parameter table as CSV ("-" for stdout)
     #[arg(long, value_name = "FILE")]
     export_csv: Option<String>,
-    /// Complete an interrupted characterization (its settings and compiler are reused)
+    /// Complete an interrupted characterization (X.partial.json; its settings and compiler
+    /// are reused), or re-estimate / extend a complete one (X.json, backed up when replaced)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["tmax", "repeat", "only", "rounds"])]
     resume: Option<PathBuf>,
     /// Skip the self-check of statements no test used
@@ -168,9 +174,24 @@ pub fn load(path: &Path) -> Result<Characterization> {
     parse_versioned::<Characterization>(&text).with_context(|| format!("{}", path.display()))
 }
 
-pub fn save(path: &Path, c: &Characterization) -> Result<()> {
-    let json = serde_json::to_vec_pretty(c)?;
-    harness::write_atomic(path, &json).with_context(|| format!("cannot write {}", path.display()))
+/// Save a run in progress to the partial file of `result` (the result itself is untouched).
+fn save_partial(result: &Path, c: &Characterization) -> Result<()> {
+    export::staged::save_partial(result, &export::json("the characterization", c)?)?;
+    Ok(())
+}
+
+/// Install a complete characterization as `result`, the one it replaces kept as a backup.
+fn install(result: &Path, c: &Characterization) -> Result<()> {
+    let stamp = export::time::Utc::now().stamp();
+    let bytes = export::json("the characterization", c)?;
+    if let Some(backup) = export::staged::promote(result, &bytes, &stamp)? {
+        eprintln!(
+            "kept the previous {} as {}",
+            result.display(),
+            backup.display()
+        );
+    }
+    Ok(())
 }
 
 fn default_out(c: &Characterization, quick: bool) -> PathBuf {
@@ -183,122 +204,143 @@ fn default_out(c: &Characterization, quick: bool) -> PathBuf {
     PathBuf::from("results").join(name)
 }
 
-pub fn run(a: Args) -> Result<()> {
-    let (compiler, opts, mut result, out) = if let Some(path) = &a.resume {
-        let prev = load(path)?;
-        // A file complete for the version that made it may lack the experiments a later
-        // version added (a new parameter): resuming measures those, keeping the rest.
-        let (planned, _) = characterizer::plan(prev.settings.only.as_deref());
-        // A test this version changed is measured again, not mixed with the old one.
-        let changed = characterizer::changed_tests(&prev, &planned);
-        let missing = planned
-            .iter()
-            .filter(|e| prev.experiment(&e.name).is_none())
-            .count();
-        let new_here = missing + changed.len();
-        let statistic = a
-            .statistic
-            .map(Statistic::from)
-            .unwrap_or(prev.settings.statistic);
-        // An explicit --statistic re-estimates even when it is the file's own: this version
-        // may summarize some tests differently (refinement 28's CSTA).
-        let restated = a.statistic.is_some();
-        if prev.complete && new_here == 0 && !restated {
-            bail!(
-                "{} is already complete; nothing to resume (run characterize again for a new one, or give --statistic to re-estimate it)",
-                path.display()
-            );
-        }
-        if restated {
-            eprintln!(
-                "re-estimating the parameters of {} by the {} of their recorded observations (was: {})",
-                path.display(),
-                statistic.name(),
-                prev.settings.statistic.name()
-            );
-        }
-        let mut prev = prev;
-        prev.settings.statistic = statistic;
-        if prev.complete && missing > 0 {
-            eprintln!(
-                "{} is complete but lacks {missing} experiments of this version's plan: measuring those",
-                path.display()
-            );
-        }
-        if !changed.is_empty() {
-            eprintln!(
-                "{} measured {} with tests this version has changed since: measuring them again",
-                path.display(),
-                changed.join(", ")
-            );
-            characterizer::forget_experiments(&mut prev, &changed)?;
-        }
-        let compiler = Compiler::find(Some(&prev.compiler.path), &prev.compiler.flags)?;
-        if compiler.version != prev.compiler.version {
-            bail!(
-                "{} was measured with `{}`, but {} is now `{}`; start a new characterization",
-                path.display(),
-                prev.compiler.version,
-                prev.compiler.path,
-                compiler.version
-            );
-        }
-        let opts = Options {
-            tmax_s: prev.settings.tmax_s,
-            repeat: prev.settings.repeat,
-            statistic: prev.settings.statistic,
-            quick: prev.settings.quick,
-            only: prev.settings.only.clone(),
-            no_self_check: a.no_self_check,
-            cache_dir: a.cache_dir.clone(),
-            rounds: prev.settings.rounds,
-        };
-        eprintln!(
-            "resuming {}: {} experiments already measured",
-            path.display(),
-            prev.experiments.len()
+/// A run set up: the compiler, the options, the characterization so far and its result file.
+type Setup = (Compiler, Options, Characterization, PathBuf);
+
+/// `--resume FILE`: continue an interrupted run (X.partial.json) or extend or re-estimate a
+/// complete one (X.json); either way the result is X.json.
+fn resume(a: &Args, path: &Path) -> Result<Setup> {
+    let prev = load(path)?;
+    // A file complete for the version that made it may lack the experiments a later
+    // version added (a new parameter): resuming measures those, keeping the rest.
+    let (planned, _) = characterizer::plan(prev.settings.only.as_deref());
+    // A test this version changed is measured again, not mixed with the old one.
+    let changed = characterizer::changed_tests(&prev, &planned);
+    let missing = planned
+        .iter()
+        .filter(|e| prev.experiment(&e.name).is_none())
+        .count();
+    let new_here = missing + changed.len();
+    let statistic = a
+        .statistic
+        .map(Statistic::from)
+        .unwrap_or(prev.settings.statistic);
+    // An explicit --statistic re-estimates even when it is the file's own: this version
+    // may summarize some tests differently (refinement 28's CSTA).
+    let restated = a.statistic.is_some();
+    if prev.complete && new_here == 0 && !restated {
+        bail!(
+            "{} is already complete; nothing to resume (run characterize again for a new one, or give --statistic to re-estimate it)",
+            path.display()
         );
-        (compiler, opts, prev, path.clone())
+    }
+    if restated {
+        eprintln!(
+            "re-estimating the parameters of {} by the {} of their recorded observations (was: {})",
+            path.display(),
+            statistic.name(),
+            prev.settings.statistic.name()
+        );
+    }
+    let mut prev = prev;
+    prev.settings.statistic = statistic;
+    if prev.complete && missing > 0 {
+        eprintln!(
+            "{} is complete but lacks {missing} experiments of this version's plan: measuring those",
+            path.display()
+        );
+    }
+    if !changed.is_empty() {
+        eprintln!(
+            "{} measured {} with tests this version has changed since: measuring them again",
+            path.display(),
+            changed.join(", ")
+        );
+        characterizer::forget_experiments(&mut prev, &changed)?;
+    }
+    let compiler = Compiler::find(Some(&prev.compiler.path), &prev.compiler.flags)?;
+    if compiler.version != prev.compiler.version {
+        bail!(
+            "{} was measured with `{}`, but {} is now `{}`; start a new characterization",
+            path.display(),
+            prev.compiler.version,
+            prev.compiler.path,
+            compiler.version
+        );
+    }
+    let opts = Options {
+        tmax_s: prev.settings.tmax_s,
+        repeat: prev.settings.repeat,
+        statistic: prev.settings.statistic,
+        quick: prev.settings.quick,
+        only: prev.settings.only.clone(),
+        no_self_check: a.no_self_check,
+        cache_dir: a.cache_dir.clone(),
+        rounds: prev.settings.rounds,
+    };
+    eprintln!(
+        "resuming {}: {} experiments already measured",
+        path.display(),
+        prev.experiments.len()
+    );
+    Ok((compiler, opts, prev, export::staged::result_path(path)))
+}
+
+/// A new run; refused over an interrupted run's partial file, which it would overwrite.
+fn start(a: &Args) -> Result<Setup> {
+    let flags = Compiler::split_flags(&a.flags);
+    let compiler = Compiler::find(Some(&a.compiler), &flags)?;
+    let base = if a.quick {
+        Options::quick()
     } else {
-        let flags = Compiler::split_flags(&a.flags);
-        let compiler = Compiler::find(Some(&a.compiler), &flags)?;
-        let base = if a.quick {
-            Options::quick()
-        } else {
-            Options::standard()
-        };
-        let opts = Options {
-            tmax_s: a.tmax.unwrap_or(base.tmax_s),
-            repeat: a.repeat.unwrap_or(base.repeat),
-            rounds: a.rounds.unwrap_or(base.rounds),
-            statistic: a.statistic.map_or(base.statistic, Statistic::from),
-            only: a
-                .only
-                .as_deref()
-                .map(characterizer::parse_only)
-                .transpose()?,
-            no_self_check: a.no_self_check,
-            cache_dir: a.cache_dir.clone(),
-            ..base
-        };
-        if opts.repeat < 2 {
-            bail!("--repeat must be at least 2 to give a confidence interval");
-        }
-        if opts.rounds == 0 || opts.rounds > opts.repeat {
-            bail!(
-                "--rounds must be between 1 and --repeat ({}): each round takes at least one observation",
-                opts.repeat
-            );
-        }
-        if !(opts.tmax_s > 0.0 && opts.tmax_s <= 60.0) {
-            bail!("--tmax must be between 0 and 60 seconds");
-        }
-        let result = characterizer::new_characterization(&compiler, &opts);
-        let out = a
-            .out
-            .clone()
-            .unwrap_or_else(|| default_out(&result, a.quick));
-        (compiler, opts, result, out)
+        Options::standard()
+    };
+    let opts = Options {
+        tmax_s: a.tmax.unwrap_or(base.tmax_s),
+        repeat: a.repeat.unwrap_or(base.repeat),
+        rounds: a.rounds.unwrap_or(base.rounds),
+        statistic: a.statistic.map_or(base.statistic, Statistic::from),
+        only: a
+            .only
+            .as_deref()
+            .map(characterizer::parse_only)
+            .transpose()?,
+        no_self_check: a.no_self_check,
+        cache_dir: a.cache_dir.clone(),
+        ..base
+    };
+    if opts.repeat < 2 {
+        bail!("--repeat must be at least 2 to give a confidence interval");
+    }
+    if opts.rounds == 0 || opts.rounds > opts.repeat {
+        bail!(
+            "--rounds must be between 1 and --repeat ({}): each round takes at least one observation",
+            opts.repeat
+        );
+    }
+    if !(opts.tmax_s > 0.0 && opts.tmax_s <= 60.0) {
+        bail!("--tmax must be between 0 and 60 seconds");
+    }
+    let result = characterizer::new_characterization(&compiler, &opts);
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(&result, a.quick));
+    let partial = export::staged::partial_path(&out);
+    if partial.exists() {
+        bail!(
+            "{} holds an interrupted characterization: finish it with `opcost characterize --resume {}`, or remove it to start again",
+            partial.display(),
+            partial.display()
+        );
+    }
+    Ok((compiler, opts, result, out))
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let (compiler, opts, mut result, out) = match &a.resume {
+        Some(path) => resume(&a, path)?,
+        None => start(&a)?,
     };
 
     let cancel = Arc::new(AtomicBool::new(false));
@@ -326,7 +368,7 @@ pub fn run(a: Args) -> Result<()> {
         Event::SelfCheck { statement } => bar.set_message(format!("self-check: {statement}")),
         Event::Finished { .. } => {
             bar.inc(1);
-            if let Err(e) = save(&out, c) {
+            if let Err(e) = save_partial(&out, c) {
                 save_error.get_or_insert(e);
             }
         }
@@ -338,40 +380,42 @@ pub fn run(a: Args) -> Result<()> {
     match outcome {
         Ok(()) => {}
         Err(CharacterizeError::Interrupted { done, total }) => {
-            save(&out, &result)?;
+            save_partial(&out, &result)?;
+            let partial = export::staged::partial_path(&out);
             bail!(
-                "interrupted: {done} of {total} experiments measured and kept in {} (marked incomplete); finish with `opcost characterize --resume {}`",
+                "interrupted: {done} of {total} experiments measured and kept in {} (marked incomplete; {} is untouched); finish with `opcost characterize --resume {}`",
+                partial.display(),
                 out.display(),
-                out.display()
+                partial.display()
             );
         }
         Err(e) => {
             if !result.experiments.is_empty() {
-                save(&out, &result)?;
+                save_partial(&out, &result)?;
                 eprintln!(
-                    "the {} experiments measured before the error are kept in {}",
+                    "the {} experiments measured before the error are kept in {} ({} is untouched)",
                     result.experiments.len(),
+                    export::staged::partial_path(&out).display(),
                     out.display()
                 );
             }
             return Err(e.into());
         }
     }
-    save(&out, &result)?;
+    save_partial(&out, &result)?;
     if !a.no_xray && result.xray.is_none() {
         measure_hardware(&compiler, opts.quick, &mut result, &cancel);
-        save(&out, &result)?;
     }
+    install(&out, &result)?;
     print_report(&result);
     if let Some(x) = &result.xray {
-        print!("\n{}", crate::commands::xray::render(x));
+        crate::say_raw!("\n{}", crate::commands::xray::render(x));
     }
     // The parameter table as CSV beside the JSON, and where asked.
     let beside = out.with_extension("csv");
-    harness::write_atomic(&beside, result.parameters_csv()?.as_bytes())
-        .with_context(|| format!("cannot write {}", beside.display()))?;
+    export::emit(&result, export::Format::Csv, &beside.to_string_lossy())?;
     if let Some(csv) = &a.export_csv {
-        crate::commands::write_output(csv, result.parameters_csv()?.as_bytes())?;
+        export::emit(&result, export::Format::Csv, csv)?;
     }
     eprintln!("wrote {} ({:.0} s)", out.display(), result.wall_time_s);
     Ok(())
@@ -459,9 +503,9 @@ pub fn print_report(c: &Characterization) {
             ]);
         }
     }
-    t.printstd();
+    crate::commands::show(&t);
     if let Some(timer) = &c.timer {
-        println!(
+        crate::say!(
             "\nTimer: {}, resolution {:.0} ns, call {:.0} ns; loop control {:.3} ns ± {:.3} per pass",
             timer.name,
             timer.resolution_ns,
@@ -488,7 +532,7 @@ pub fn print_report(c: &Characterization) {
     widths.sort_by(|a, b| a.total_cmp(b));
     if !widths.is_empty() {
         let within = widths.iter().filter(|w| **w <= 5.0).count();
-        println!(
+        crate::say!(
             "Precision: median 90 % CI half-width {:.2} %; {} of {} parameters ({:.0} %) within ±5 %; {} cannot be separated from zero.",
             widths[widths.len() / 2],
             within,
@@ -549,12 +593,12 @@ pub fn print_report(c: &Characterization) {
                 r->format!("{:+.1}", chk.error_percent)
             ]);
         }
-        println!("\nDo the parameters compose? Statements no test used, per statement:");
-        s.printstd();
+        crate::say!("\nDo the parameters compose? Statements no test used, per statement:");
+        crate::commands::show(&s);
     }
     let all = Param::measured().count();
     if measured.len() < all {
-        println!("\n{} of {} parameters measured.", measured.len(), all);
+        crate::say!("\n{} of {} parameters measured.", measured.len(), all);
     }
     // Rule 17 needs the test's instructions, counted in the compiler's assembly.
     let uncounted = c

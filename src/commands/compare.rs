@@ -2,7 +2,9 @@
 
 use anyhow::{bail, Result};
 use model::{Param, Region};
-use predictor::compare::{compare_program, normalized, predict_on, time_distribution, System};
+use predictor::compare::{
+    compare_program, normalized, predict_on, time_distribution, ComparisonReport, System,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -12,7 +14,8 @@ use std::time::Duration;
   opcost compare A.json B.json --reference B --programs fortran-samples/*.f --plot results/compare
 
 A system's name is its file's stem. Measured times come from the validation CSV beside each
-file (results/validation-<stem>.csv, written by `opcost validate`) where it exists.")]
+file (results/validation-<stem>.csv, written by `opcost validate`) where it exists.
+With --json -, standard output holds only the JSON and the report goes to standard error.")]
 pub struct Args {
     /// Characterizations to compare (two or more)
     #[arg(required = true, num_args = 2.., value_name = "RESULT.json")]
@@ -51,6 +54,7 @@ fn measured_times(path: &Path) -> Vec<(String, f64)> {
 
 pub fn run(a: Args) -> Result<()> {
     use prettytable::{format, Cell, Row, Table};
+    crate::commands::route_report(&[("--json", a.json.as_deref())])?;
     let mut systems = Vec::new();
     for p in &a.systems {
         systems.push(System {
@@ -88,9 +92,9 @@ pub fn run(a: Args) -> Result<()> {
             ),
         },
     };
-    println!("Systems (reference: {}):", systems[reference].name);
+    crate::say!("Systems (reference: {}):", systems[reference].name);
     for (i, s) in systems.iter().enumerate() {
-        println!(
+        crate::say!(
             "  [{i}] {}: {} {} ({})",
             s.name,
             s.machine.compiler.path,
@@ -128,8 +132,8 @@ pub fn run(a: Args) -> Result<()> {
         );
         t.add_row(Row::new(cells));
     }
-    println!("\nParameters relative to the reference (Saavedra-Barrera figures 4.10-4.11):");
-    t.printstd();
+    crate::say!("\nParameters relative to the reference (Saavedra-Barrera's figures 4.10-4.11):");
+    crate::commands::show(&t);
     // How far each system is from the reference, parameter by parameter (for two runs of the
     // same system this is the run-to-run agreement).
     for (i, s) in systems.iter().enumerate() {
@@ -145,7 +149,7 @@ pub fn run(a: Args) -> Result<()> {
         }
         diffs.sort_by(|a, b| a.0.total_cmp(&b.0));
         let (worst, wp) = diffs[diffs.len() - 1];
-        println!(
+        crate::say!(
             "{} vs {}: median |difference| {:.1} %, worst {:.1} % ({}), over {} parameters",
             s.name,
             systems[reference].name,
@@ -216,7 +220,7 @@ pub fn run(a: Args) -> Result<()> {
                         .map(|(_, t)| *t)
                 })
                 .collect();
-            let predictions = predict_on(&stats, &systems);
+            let predictions = predict_on(&stats, &systems)?;
             comparisons.push(compare_program(&stats, &predictions, m));
             distributions.push(time_distribution(&stats, &predictions));
         }
@@ -258,12 +262,12 @@ pub fn run(a: Args) -> Result<()> {
             )));
             t.add_row(Row::new(cells));
         }
-        println!("\nPredicted and real run times (Saavedra-Barrera table 7.1):");
-        t.printstd();
+        crate::say!("\nPredicted and real run times (Saavedra-Barrera's table 7.1):");
+        crate::commands::show(&t);
         // Relative performance of every pair.
         for i in 0..systems.len() {
             for j in (i + 1)..systems.len() {
-                println!(
+                crate::say!(
                     "\nRelative performance {} vs {} (time ratio {} / {}, > 1: {} faster):",
                     systems[j].name,
                     systems[i].name,
@@ -277,12 +281,12 @@ pub fn run(a: Args) -> Result<()> {
                         (Some(a), Some(b)) => format!("{:.2}", a / b),
                         _ => "-".into(),
                     };
-                    println!("  {:<12} predicted {:.2}   real {}", c.program, pred, real);
+                    crate::say!("  {:<12} predicted {:.2}   real {}", c.program, pred, real);
                 }
             }
         }
         if known > 0 {
-            println!("\nThe predicted fastest system is the real fastest for {agree} of {known} programs.");
+            crate::say!("\nThe predicted fastest system is the real fastest for {agree} of {known} programs.");
         }
         for d in &distributions {
             let mut t = Table::new();
@@ -301,22 +305,22 @@ pub fn run(a: Args) -> Result<()> {
                 }
                 t.add_row(Row::new(cells));
             }
-            println!(
-                "\n{}: % of predicted time in its ten most executed operations (* = 50 % above the geometric mean across systems; Saavedra-Barrera table 7.3)",
+            crate::say!(
+                "\n{}: % of predicted time in its ten most executed operations (* = 50 % above the geometric mean across systems; Saavedra-Barrera's table 7.3)",
                 d.program
             );
-            t.printstd();
+            crate::commands::show(&t);
         }
     }
     if let Some(j) = &a.json {
-        let doc = serde_json::json!({
-            "systems": systems.iter().map(|s| &s.name).collect::<Vec<_>>(),
-            "reference": systems[reference].name,
-            "parameters": rows,
-            "programs": comparisons,
-            "time_distribution": distributions,
-        });
-        crate::commands::write_output(j, &serde_json::to_vec_pretty(&doc)?)?;
+        let doc = ComparisonReport {
+            systems: systems.iter().map(|s| s.name.clone()).collect(),
+            reference: systems[reference].name.clone(),
+            parameters: rows,
+            programs: comparisons,
+            time_distribution: distributions,
+        };
+        crate::commands::write_json(j, "the comparison", &doc)?;
     }
     Ok(())
 }

@@ -11,7 +11,8 @@ pub mod xray;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A progress bar on standard error that hides itself when that is not a terminal.
 pub fn progress_bar() -> ProgressBar {
@@ -53,11 +54,58 @@ pub fn check_writable(path: &std::path::Path) -> Result<()> {
 
 /// Write an export to a file (atomically) or to standard output for "-".
 pub fn write_output(target: &str, bytes: &[u8]) -> Result<()> {
-    if target == "-" {
-        std::io::stdout().write_all(bytes)?;
-        Ok(())
+    Ok(export::write_to(target, bytes)?)
+}
+
+/// Write a value as JSON (refused if it holds a NaN or an infinity) to a file or "-".
+pub fn write_json<T: serde::Serialize + ?Sized>(target: &str, what: &str, value: &T) -> Result<()> {
+    Ok(export::write_to(target, &export::json(what, value)?)?)
+}
+
+/// Where the human report goes: standard output, unless an export goes there ("-"), when it
+/// goes to standard error so that standard output holds only the export.
+static HUMAN_TO_STDERR: AtomicBool = AtomicBool::new(false);
+
+/// Route the human report for these export options (name, value); two "-" are an error.
+pub fn route_report(targets: &[(&str, Option<&str>)]) -> Result<()> {
+    HUMAN_TO_STDERR.store(export::stdout_target(targets)?, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Whether the human report goes to standard error.
+pub fn report_to_stderr() -> bool {
+    HUMAN_TO_STDERR.load(Ordering::Relaxed)
+}
+
+/// Print a line of the human report (see [`route_report`]).
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {
+        if $crate::commands::report_to_stderr() {
+            eprintln!($($arg)*)
+        } else {
+            println!($($arg)*)
+        }
+    };
+}
+
+/// Print text of the human report without a newline.
+#[macro_export]
+macro_rules! say_raw {
+    ($($arg:tt)*) => {
+        if $crate::commands::report_to_stderr() {
+            eprint!($($arg)*)
+        } else {
+            print!($($arg)*)
+        }
+    };
+}
+
+/// Print a table of the human report.
+pub fn show(t: &prettytable::Table) {
+    let _ = if report_to_stderr() {
+        t.print(&mut std::io::stderr())
     } else {
-        harness::write_atomic(std::path::Path::new(target), bytes)
-            .with_context(|| format!("cannot write {target}"))
-    }
+        t.print(&mut std::io::stdout())
+    };
 }

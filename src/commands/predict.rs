@@ -1,9 +1,10 @@
 //! `opcost predict`: a program's run time on a characterized machine (Saavedra-Barrera's section 6).
 
 use anyhow::{Context, Result};
+use export::Format;
 use model::characterization::Characterization;
 use model::{parse_versioned, ProgramStats};
-use predictor::predict::{prediction_csv, prediction_markdown, PartPrediction};
+use predictor::predict::PartPrediction;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -14,7 +15,11 @@ use std::time::Duration;
   opcost predict --machine M.json prog.f --run-args input.dat --json pred.json
 
 A .f file is analyzed dynamically first (compiled with the machine's compiler and flags, run
-once with counters); a ProgramStats .json from `opcost analyze --json` is used as it is.")]
+once with counters); a ProgramStats .json from `opcost analyze --json` is used as it is.
+
+With \"-\" for one export, standard output holds only that export and the report goes to
+standard error. A prediction that is not a finite number is an error (exit status 1).
+The CSV columns are those of docs/exports.md.")]
 pub struct Args {
     /// Characterization of the machine (from `opcost characterize`)
     #[arg(long, value_name = "RESULT.json")]
@@ -92,6 +97,12 @@ pub fn program_stats(
 }
 
 pub fn run(a: Args) -> Result<()> {
+    let exports = [
+        (Format::Json, "--json", a.json.as_deref()),
+        (Format::Csv, "--csv", a.csv.as_deref()),
+        (Format::Markdown, "--markdown", a.markdown.as_deref()),
+    ];
+    crate::commands::route_report(&exports.map(|(_, name, t)| (name, t)))?;
     let machine = crate::commands::characterize::load(&a.machine)?;
     let stats = program_stats(
         &a.program,
@@ -104,7 +115,7 @@ pub fn run(a: Args) -> Result<()> {
             .map(harness::Compiler::split_flags)
             .unwrap_or_default(),
     )?;
-    let p = predictor::predict_program(&stats, &machine);
+    let p = predictor::predict_program(&stats, &machine)?;
     print_part(&p.total, true);
     if p.units.len() > 1 {
         print_parts("Program unit", &p.units);
@@ -112,7 +123,7 @@ pub fn run(a: Args) -> Result<()> {
     if !p.regions.is_empty() {
         print_parts("Region", &p.regions);
     }
-    println!(
+    crate::say!(
         "\nPredicted run time of {} on {} ({}): {:.3} s, 90 % interval {:.3} .. {:.3} s",
         p.program,
         p.machine,
@@ -124,14 +135,10 @@ pub fn run(a: Args) -> Result<()> {
     for w in &p.warnings {
         eprintln!("warning: {w}");
     }
-    if let Some(f) = &a.json {
-        crate::commands::write_output(f, &serde_json::to_vec_pretty(&p)?)?;
-    }
-    if let Some(f) = &a.csv {
-        crate::commands::write_output(f, prediction_csv(&p)?.as_bytes())?;
-    }
-    if let Some(f) = &a.markdown {
-        crate::commands::write_output(f, prediction_markdown(&p).as_bytes())?;
+    for (format, _, target) in exports {
+        if let Some(t) = target {
+            export::emit(&p, format, t)?;
+        }
     }
     Ok(())
 }
@@ -154,10 +161,10 @@ pub fn print_part(part: &PartPrediction, all_rows: bool) {
             r->format!("{:.1e}", r.std_dev_s)
         ]);
     }
-    println!("{}: predicted {:.4} s", part.name, part.seconds());
-    t.printstd();
+    crate::say!("{}: predicted {:.4} s", part.name, part.seconds());
+    crate::commands::show(&t);
     if part.uncharacterized_fraction > 0.0 {
-        println!(
+        crate::say!(
             "uncharacterized operations ({:.2} % of all): {}",
             100.0 * part.uncharacterized_fraction,
             part.uncharacterized
@@ -188,6 +195,6 @@ fn print_parts(what: &str, parts: &[PartPrediction]) {
             top.join(", ")
         ]);
     }
-    println!();
-    t.printstd();
+    crate::say!();
+    crate::commands::show(&t);
 }

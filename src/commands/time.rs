@@ -127,8 +127,8 @@ fn hardware(a: &Args, compiler: &harness::Compiler) -> Result<HardwareReport> {
         if let Some(d) = c.parent() {
             let _ = std::fs::create_dir_all(d);
         }
-        if let Ok(t) = serde_json::to_string_pretty(&r) {
-            let _ = harness::write_atomic(&c, t.as_bytes());
+        if let Ok(t) = export::json("the X-Ray cache", &r) {
+            let _ = export::write_atomic(&c, &t);
         }
     }
     Ok(r)
@@ -352,7 +352,7 @@ pub fn run(a: Args) -> Result<()> {
             "in_application": app,
             "in_application_driver": matched,
         });
-        super::write_output(target, serde_json::to_string_pretty(&r)?.as_bytes())?;
+        super::write_json(target, "the timing", &r)?;
     }
     Ok(())
 }
@@ -400,14 +400,14 @@ fn print_timings(ts: &[Timing], memalign: Option<u64>, per_point: usize) {
             r->x.mflops.map_or("-".into(), |m| format!("{m:.0}"))
         ]);
     }
-    print!("{}", t);
+    crate::say_raw!("{}", t);
     if ts
         .iter()
         .any(|x| x.method == Method::OneCall && x.wall_min_s < 20e-6)
     {
-        println!("note: some single calls take under 20 us, near the timer's resolution; use --method multi-call");
+        crate::say!("note: some single calls take under 20 us, near the timer's resolution; use --method multi-call");
     }
-    println!("wall: minimum of the samples; CPU: median (Whaley & Castaldo section 2.1); spread = (max - min) / min (wall), / median (CPU)");
+    crate::say!("wall: minimum of the samples; CPU: median (Whaley & Castaldo, section 2.1); spread = (max - min) / min (wall), / median (CPU)");
 }
 
 fn print_sweep(s: &[SweepPoint], spec: &Spec, hw: Option<&HardwareReport>) {
@@ -453,11 +453,11 @@ fn print_sweep(s: &[SweepPoint], spec: &Spec, hw: Option<&HardwareReport>) {
             r->p.cold.working_sets
         ]);
     }
-    print!("{}", t);
+    crate::say_raw!("{}", t);
 }
 
 fn print_app(app: &AppTiming, m: &[(CallGroup, Timing, Timing)], name: &str) {
-    println!(
+    crate::say!(
         "\nIn the application: {} calls of {name} recorded ({:.2} s run)",
         app.calls.len(),
         app.run_wall_s
@@ -493,6 +493,6 @@ fn print_app(app: &AppTiming, m: &[(CallGroup, Timing, Timing)], name: &str) {
             closest(g.later_min_s, hot.wall_min_s, cold.wall_min_s)
         ]);
     }
-    print!("{}", t);
-    println!("driver: one call per sample (wall time); percentages: application vs driver");
+    crate::say_raw!("{}", t);
+    crate::say!("driver: one call per sample (wall time); percentages: application vs driver");
 }

@@ -6,7 +6,7 @@ use predictor::predict::PartPrediction;
 use predictor::validate::{
     summarize, summarize_host_adjusted, summarize_sets, validation_csv, FailedProgram,
     PartComparison, ProgramValidation, Progress, SetSummary, SystemValidation, ValidateOptions,
-    ValidationSummary,
+    ValidationDocument, ValidationSummary,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,7 +22,11 @@ use std::time::Duration;
   opcost validate --machine M.json legacy.f --program-flags -fallow-argument-mismatch --stdin in.dat
 
 A program that fails (analysis, build or a run) is reported in the table as failed and the
-others go on; the exit status is then non-zero. Output paths are checked before any work.
+others go on; the exit status is then non-zero. Output paths are checked before any work, and
+the CSV and JSON files are written (atomically) after every round of runs with the results so
+far, so an interrupted or partly failing batch keeps what it measured. With \"-\" for --json
+or --csv, standard output holds only that export and the report goes to standard error.
+A prediction's warnings (parameters the machine file lacks, ...) are those of `predict`.
 
 For each program: analyze it (dynamic counts), predict, compile it with the machine's compiler
 and flags; then run the programs in --runs rounds (one run of each per round, so a slow phase
@@ -192,6 +196,7 @@ fn output_paths(a: &Args) -> Result<Vec<(String, PathBuf)>> {
 }
 
 pub fn run(a: Args) -> Result<()> {
+    crate::commands::route_report(&[("--json", a.json.as_deref()), ("--csv", a.csv.as_deref())])?;
     if !a.combine.is_empty() {
         return combine(&a);
     }
@@ -225,6 +230,7 @@ pub fn run(a: Args) -> Result<()> {
     // A probe that cannot run costs the validation nothing but its host figure.
     let mut probing = vec![!a.no_host_probe; machines.len()];
     let never = std::sync::atomic::AtomicBool::new(false);
+    let mut save_error = None;
     let results = predictor::validate::validate_systems(
         &machines,
         &programs,
@@ -233,6 +239,16 @@ pub fn run(a: Args) -> Result<()> {
             Progress::Preparing { program, system } => {
                 bar.set_message(format!("analyzing {program} for {system}"));
                 bar.inc(1);
+            }
+            Progress::Predicted { program, warnings } => bar.suspend(|| {
+                for w in warnings {
+                    eprintln!("warning: {program}: {w}");
+                }
+            }),
+            Progress::Round(so_far) => {
+                if let Err(e) = save_results(&a, &outputs, so_far, false) {
+                    save_error.get_or_insert(e);
+                }
             }
             Progress::Failed(f) => {
                 bar.suspend(|| eprintln!("error: {}: {}", f.program, f.error));
@@ -270,27 +286,20 @@ pub fn run(a: Args) -> Result<()> {
         },
     )?;
     bar.finish_and_clear();
-    let mut documents = Vec::new();
+    if let Some(e) = save_error {
+        return Err(e.context("cannot save the results after a round"));
+    }
+    save_results(&a, &outputs, &results, true)?;
     let mut failures = 0;
-    for (k, ((path, machine), result)) in a.machine.iter().zip(&machines).zip(&results).enumerate()
-    {
+    for (k, (machine, result)) in machines.iter().zip(&results).enumerate() {
         if machines.len() > 1 {
-            println!("\n== {} ==", path.display());
+            crate::say!("\n== {} ==", a.machine[k].display());
         }
-        documents.push(report(path, machine, result, &outputs[k])?);
+        report(machine, result, &outputs[k])?;
         if !result.host_speeds.is_empty() {
             print_host_speed(&result.host_speeds, &result.rows);
         }
         failures += result.failed.len();
-    }
-    if let Some(j) = &a.json {
-        // One system: its document; several: an array of them, in --machine order.
-        let doc = if documents.len() == 1 {
-            documents.remove(0)
-        } else {
-            serde_json::Value::Array(documents)
-        };
-        crate::commands::write_output(j, &serde_json::to_vec_pretty(&doc)?)?;
     }
     if failures > 0 {
         bail!("{failures} program run(s) failed (see the table above); the others were validated and written");
@@ -298,22 +307,50 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// Print one system's tables, write its CSV and chart, and return its JSON document.
+/// Write each system's CSV and the JSON (one system: its document; several: an array of
+/// them, in --machine order), atomically. Standard output ("-") only at the end (`last`),
+/// files after every round too.
+fn save_results(
+    a: &Args,
+    outputs: &[(String, PathBuf)],
+    results: &[SystemValidation],
+    last: bool,
+) -> Result<()> {
+    let wanted = |target: &str| last || target != "-";
+    for ((csv, _), result) in outputs.iter().zip(results) {
+        if wanted(csv) {
+            crate::commands::write_output(csv, validation_csv(&result.rows)?.as_bytes())?;
+        }
+    }
+    if let Some(j) = a.json.as_deref().filter(|j| wanted(j)) {
+        let docs: Vec<ValidationDocument> = a
+            .machine
+            .iter()
+            .zip(results)
+            .map(|(path, r)| ValidationDocument::new(path, r))
+            .collect();
+        match docs.as_slice() {
+            [one] => crate::commands::write_json(j, "the validation", one)?,
+            _ => crate::commands::write_json(j, "the validation", &docs)?,
+        }
+    }
+    Ok(())
+}
+
+/// Print one system's tables and draw its chart (its CSV and JSON: [`save_results`]).
 fn report(
-    path: &std::path::Path,
     machine: &model::characterization::Characterization,
     result: &SystemValidation,
     (csv_path, plot): &(String, PathBuf),
-) -> Result<serde_json::Value> {
+) -> Result<()> {
     let rows = &result.rows;
     print_table(rows);
     print_failed(&result.failed);
     let sets = summarize_sets(rows, &result.failed);
     if sets.len() > 1 || sets.iter().any(|s| s.set != predictor::corpus::NO_SET) {
-        println!("\nBy corpus set:");
+        crate::say!("\nBy corpus set:");
         print_sets(&sets);
     }
-    crate::commands::write_output(csv_path, validation_csv(rows)?.as_bytes())?;
     let points: Vec<(String, f64, f64)> = rows
         .iter()
         .map(|r| (r.program.clone(), r.predicted_s, r.real_s))
@@ -333,14 +370,7 @@ fn report(
         (false, true) => eprintln!("wrote {}", plot.display()),
         (false, false) => {}
     }
-    Ok(serde_json::json!({
-        "machine": path,
-        "summary": summarize(rows),
-        "host_adjusted_summary": summarize_host_adjusted(rows),
-        "sets": sets,
-        "failed": result.failed,
-        "programs": rows,
-    }))
+    Ok(())
 }
 
 /// `--combine`: the median per-set figures of several validations.
@@ -359,13 +389,13 @@ fn combine(a: &Args) -> Result<()> {
         );
     }
     let c = predictor::validate::combine_sets(&all);
-    println!(
+    crate::say!(
         "Accuracy by corpus set, the median over {} validation(s):",
         c.validations
     );
     print_sets(&c.sets);
     if let Some(j) = &a.json {
-        crate::commands::write_output(j, &serde_json::to_vec_pretty(&c)?)?;
+        crate::commands::write_json(j, "the combined validations", &c)?;
     }
     Ok(())
 }
@@ -375,10 +405,10 @@ fn print_failed(failed: &[FailedProgram]) {
     if failed.is_empty() {
         return;
     }
-    println!("\nFailed ({}), not in the figures above:", failed.len());
+    crate::say!("\nFailed ({}), not in the figures above:", failed.len());
     for f in failed {
         let first = f.error.lines().next().unwrap_or_default();
-        println!("  {:<16} FAILED  {first}", f.program);
+        crate::say!("  {:<16} FAILED  {first}", f.program);
     }
 }
 
@@ -393,7 +423,7 @@ fn print_sets(sets: &[SetSummary]) {
         t.add_row(row![s.set, r->m.programs, r->s.failed, r->m.within_5, r->m.within_10, r->m.within_15, r->m.within_20,
             r->format!("{:.1}", m.mean_abs_error_percent), r->format!("{:.1}", m.rms_error_percent)]);
     }
-    t.printstd();
+    crate::commands::show(&t);
 }
 
 fn print_table(rows: &[ProgramValidation]) {
@@ -414,16 +444,22 @@ fn print_table(rows: &[ProgramValidation]) {
         ]);
     }
     let real = rows.first().map_or("", |r| r.real_time.describe());
-    println!("Predicted against real run times (Saavedra-Barrera table 6.1; real = {real}, spread = (max - min) / median):");
-    t.printstd();
+    crate::say!("Predicted against real run times (Saavedra-Barrera's table 6.1; real = {real}, spread = (max - min) / median):");
+    crate::commands::show(&t);
     let s = summarize(rows);
-    println!(
-        "\nWithin 5 %: {}   10 %: {}   15 %: {}   20 %: {}   of {} (Saavedra-Barrera table 7.2)",
-        s.within_5, s.within_10, s.within_15, s.within_20, s.programs
+    crate::say!(
+        "\nWithin 5 %: {}   10 %: {}   15 %: {}   20 %: {}   of {} (Saavedra-Barrera's table 7.2)",
+        s.within_5,
+        s.within_10,
+        s.within_15,
+        s.within_20,
+        s.programs
     );
-    println!(
+    crate::say!(
         "Mean error {:+.1} %, mean |error| {:.1} %, RMS error {:.1} %",
-        s.mean_error_percent, s.mean_abs_error_percent, s.rms_error_percent
+        s.mean_error_percent,
+        s.mean_abs_error_percent,
+        s.rms_error_percent
     );
     // Where is a prediction off? Units and regions by predicted vs measured self time (gprof).
     for r in rows.iter().filter(|r| r.error_percent.abs() > 10.0) {
@@ -431,14 +467,14 @@ fn print_table(rows: &[ProgramValidation]) {
             continue;
         };
         if !r.units.is_empty() {
-            println!(
+            crate::say!(
                 "\n{} is off by {:+.1} %; where (measured self time from a gprof build, library calls not included):",
                 r.program, r.error_percent
             );
             print_parts("Unit", &r.units, &p.units);
         }
         if !r.regions.is_empty() {
-            println!(
+            crate::say!(
                 "\n{} by directive region (measured from gprof's line profile):",
                 r.program
             );
@@ -451,7 +487,7 @@ fn print_table(rows: &[ProgramValidation]) {
 fn print_host_speed(speeds: &[f64], rows: &[ProgramValidation]) {
     let per_round: Vec<String> = speeds.iter().map(|s| format!("{s:.3}")).collect();
     let median = model::estimate::median(speeds);
-    println!(
+    crate::say!(
         "\nHost speed: the characterization's tests took {median:.3}x their recorded time during these runs (median of the rounds: {}).",
         per_round.join(", ")
     );
@@ -462,12 +498,12 @@ fn print_host_speed(speeds: &[f64], rows: &[ProgramValidation]) {
                 .map(|e| format!("{} {e:+.1}", r.program))
         })
         .collect();
-    println!(
+    crate::say!(
         "Errors with the predictions scaled by it (the model's share): {}",
         adjusted.join(", ")
     );
     if let Some(s) = summarize_host_adjusted(rows) {
-        println!("Scaled: {}", summary_line(&s));
+        crate::say!("Scaled: {}", summary_line(&s));
     }
     if let Some(w) = predictor::validate::host_drift_warning(median) {
         eprintln!("warning: {w}");
@@ -522,7 +558,7 @@ fn print_parts(kind: &str, parts: &[PartComparison], predicted: &[PartPrediction
             top
         ]);
     }
-    u.printstd();
+    crate::commands::show(&u);
 }
 
 /// An earlier validation's real times: (program, real seconds) from its CSV.
@@ -608,8 +644,8 @@ fn rescore(
             p.program
         );
     }
-    println!(
-        "Predictions against the real times of {} earlier validation(s); nothing was run (Saavedra-Barrera table 7.2 per set):",
+    crate::say!(
+        "Predictions against the real times of {} earlier validation(s); nothing was run (Saavedra-Barrera's table 7.2 per set):",
         r.sets.len()
     );
     let mut t = Table::new();
@@ -620,34 +656,28 @@ fn rescore(
         t.add_row(row![s.name, r->m.programs, r->m.within_5, r->m.within_10, r->m.within_15, r->m.within_20,
             r->format!("{:+.1}", m.mean_error_percent), r->format!("{:.1}", m.mean_abs_error_percent)]);
     }
-    t.printstd();
+    crate::commands::show(&t);
     let mut u = Table::new();
     u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
     u.set_titles(row!["Program", r->"Predicted (s)", r->"Sets", r->"Mean error %", r->"Smallest", r->"Largest"]);
     // A program no CSV ran has no error: "-".
-    let pct = |x: f64| {
-        if x.is_nan() {
-            "-".to_string()
-        } else {
-            format!("{x:+.1}")
-        }
-    };
+    let pct = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:+.1}"));
     for p in &r.programs {
         u.add_row(
             row![p.program, r->format!("{:.3}", p.predicted_s), r->p.sets,
             r->pct(p.mean_error_percent), r->pct(p.min_error_percent), r->pct(p.max_error_percent)],
         );
     }
-    println!();
-    u.printstd();
-    println!("\nAll predictions: {}", summary_line(&r.overall));
+    crate::say!();
+    crate::commands::show(&u);
+    crate::say!("\nAll predictions: {}", summary_line(&r.overall));
     let sets = predictor::validate::rescore_by_set(&r, programs, &failed);
     if sets.iter().any(|s| s.set != predictor::corpus::NO_SET) {
-        println!("\nBy corpus set (each program's mean error over the real times):");
+        crate::say!("\nBy corpus set (each program's mean error over the real times):");
         print_sets(&sets);
     }
     if let Some(j) = &a.json {
-        crate::commands::write_output(j, &serde_json::to_vec_pretty(&r)?)?;
+        crate::commands::write_json(j, "the rescore", &r)?;
     }
     if !failed.is_empty() {
         bail!(

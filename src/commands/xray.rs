@@ -34,11 +34,10 @@ pub fn run(a: Args) -> Result<()> {
     .context("X-Ray could not finish")?;
     bar.finish_and_clear();
     if let Some(target) = &a.json {
-        let text = serde_json::to_string_pretty(&report)?;
-        super::write_output(target, text.as_bytes())?;
+        super::write_json(target, "the X-Ray report", &report)?;
     }
     if a.json.as_deref() != Some("-") {
-        print!("{}", render(&report));
+        crate::say_raw!("{}", render(&report));
     }
     Ok(())
 }

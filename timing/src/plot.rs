@@ -52,63 +52,67 @@ pub fn sweep_chart(
         .flat_map(|p| [y(&p.hot), y(&p.cold)])
         .collect();
     let yhi = ys.iter().cloned().fold(0.0, f64::max).max(1e-9) * 1.1;
-    let root = SVGBackend::new(path, (800, 520)).into_drawing_area();
-    root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(65)
-        .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..yhi)
-        .map_err(|x| e(x.to_string()))?;
-    chart
-        .configure_mesh()
-        .x_desc("working set (KiB, all operands)")
-        .y_desc(if use_mflops { "MFLOPS" } else { "ns per call" })
-        .draw()
-        .map_err(|x| e(x.to_string()))?;
-    for (label, bytes) in caches {
-        let x = *bytes as f64 / 1024.0;
-        if x < xlo || x > xhi {
-            continue;
+    // Drawn in memory, then written atomically like every result file.
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 520)).into_drawing_area();
+        root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(65)
+            .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..yhi)
+            .map_err(|x| e(x.to_string()))?;
+        chart
+            .configure_mesh()
+            .x_desc("working set (KiB, all operands)")
+            .y_desc(if use_mflops { "MFLOPS" } else { "ns per call" })
+            .draw()
+            .map_err(|x| e(x.to_string()))?;
+        for (label, bytes) in caches {
+            let x = *bytes as f64 / 1024.0;
+            if x < xlo || x > xhi {
+                continue;
+            }
+            chart
+                .draw_series(LineSeries::new(
+                    vec![(x, 0.0), (x, yhi)],
+                    BLACK.mix(0.4).stroke_width(1),
+                ))
+                .map_err(|x| e(x.to_string()))?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("{label} (X-Ray)"),
+                    (x * 1.03, yhi * 0.97),
+                    ("sans-serif", 12),
+                )))
+                .map_err(|x| e(x.to_string()))?;
+        }
+        for (name, color, cold) in [("in cache (no flush)", HOT, false), ("flushed", COLD, true)] {
+            let pts: Vec<(f64, f64)> = points
+                .iter()
+                .zip(&xs)
+                .map(|(p, x)| (*x, y(if cold { &p.cold } else { &p.hot })))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                .map_err(|x| e(x.to_string()))?
+                .label(name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+            chart
+                .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+                .map_err(|x| e(x.to_string()))?;
         }
         chart
-            .draw_series(LineSeries::new(
-                vec![(x, 0.0), (x, yhi)],
-                BLACK.mix(0.4).stroke_width(1),
-            ))
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
             .map_err(|x| e(x.to_string()))?;
-        chart
-            .draw_series(std::iter::once(Text::new(
-                format!("{label} (X-Ray)"),
-                (x * 1.03, yhi * 0.97),
-                ("sans-serif", 12),
-            )))
-            .map_err(|x| e(x.to_string()))?;
+        root.present().map_err(|x| e(x.to_string()))?;
     }
-    for (name, color, cold) in [("in cache (no flush)", HOT, false), ("flushed", COLD, true)] {
-        let pts: Vec<(f64, f64)> = points
-            .iter()
-            .zip(&xs)
-            .map(|(p, x)| (*x, y(if cold { &p.cold } else { &p.hot })))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-            .map_err(|x| e(x.to_string()))?
-            .label(name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
-        chart
-            .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
-            .map_err(|x| e(x.to_string()))?;
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|x| e(x.to_string()))?;
-    root.present().map_err(|x| e(x.to_string()))?;
-    Ok(())
+    export::write_atomic(path, svg.as_bytes()).map_err(|x| e(x.to_string()))
 }

@@ -1,4 +1,4 @@
-//! Results are written atomically: a temporary file beside the target, then a rename, so a
+//! Results are written atomically (the one helper every writer of opcost uses): a temporary file beside the target, then a rename, so a
 //! reader never sees half a file and a crash never destroys the previous version. The file
 //! keeps the mode of the version it replaces (a new one is readable by all, rw-r--r--, like
 //! a file the shell would create): the temporary file is private (rw-------) until renamed.
