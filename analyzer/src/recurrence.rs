@@ -742,6 +742,32 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_longest_chain_inside_an_iteration_is_found_without_a_recurrence() {
+        // DX = X - XI; R2 = DX * DX + E; S = C / R2: a chain XI -> DX -> R2 -> S of three
+        // statements that no iteration carries to the next.
+        let d = |n: &str| Operand::local(n, model::expr::Type::Double);
+        let v = |n: &str| Expr::var(&d(n));
+        let body = [
+            (v("DX"), Expr::arith(ArithOp::Add, v("X"), v("XI"))),
+            (
+                v("R2"),
+                Expr::arith(
+                    ArithOp::Add,
+                    Expr::arith(ArithOp::Mul, v("DX"), v("DX")),
+                    v("E"),
+                ),
+            ),
+            (v("S"), Expr::arith(ArithOp::Div, v("C"), v("R2"))),
+        ];
+        assert!(recurrences(&body).is_empty());
+        let chain = longest_chain(&body);
+        assert_eq!(chain.params.get(&model::Param::QTRD), Some(&3));
+        assert_eq!(chain.params.get(&model::Param::QARD), Some(&2));
+        assert_eq!(chain.params.get(&model::Param::QMRD), Some(&1));
+        assert_eq!(chain.params.get(&model::Param::QDRD), Some(&1));
+    }
+
     use super::*;
     use model::expr::{ArithOp, Operand, Type};
     use model::Param;

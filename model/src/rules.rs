@@ -872,6 +872,16 @@ pub fn reads_array(e: &Expr) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_window_bound_and_its_inverse_agree() {
+        // A chain of 30 ns in iterations of 60 instructions, a window of 180: three
+        // iterations overlap, 10 ns each, 1000 ns for the 6000 instructions of 100 of them.
+        assert!((window_bound(30.0, 6000.0, 180.0) - 1000.0).abs() < 1e-9);
+        assert!((window_of(30.0, 60.0, 10.0) - 180.0).abs() < 1e-9);
+        assert_eq!(window_bound(30.0, 6000.0, 0.0), 0.0);
+        assert_eq!(window_bound(0.0, 6000.0, 180.0), 0.0);
+    }
+
     use super::*;
     use crate::expr::{LogicOp, RelOp};
 
