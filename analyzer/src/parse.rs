@@ -19,9 +19,9 @@ type R<'a, T> = IResult<&'a str, T>;
 /// Deepest nesting the parser follows: parentheses, function references, array elements,
 /// substrings, signs, `.NOT.`, `**` and logical IFs each count one level. Deeper input is a
 /// syntax error, not a stack overflow; no real program comes near it. (Unoptimized, one level
-/// of nesting takes about 14 KiB of stack in the parser: 100 levels and the walks after the
-/// parser fit on a test thread's 2 MiB.)
-pub const MAX_NESTING: usize = 100;
+/// of nested references takes about 8 KiB of stack in the parser, and more in the walks after
+/// it: 128 levels fit on a test thread's 2 MiB with room to spare; about 180 would not.)
+pub const MAX_NESTING: usize = 128;
 
 /// Deepest expression tree the parser builds (each operator, reference or parenthesis is a
 /// level; `X+X+...+X` with N terms is N-1 deep, since Fortran adds left to right). Everything
@@ -264,13 +264,21 @@ fn logical(i: &str) -> R<'_, SExpr> {
 /// One argument inside `name( ... )`: the expression is parsed once, whatever the form.
 fn arg_d(i: &str) -> R<'_, (Arg, u32)> {
     match arg_start(i) {
-        Some((r, Ok(l))) => return Ok((r, (Arg::AltReturn(l), 1))),
-        Some((r, Err(n))) => {
-            let (r, (e, d)) = expr_d(r)?;
-            return Ok((r, (Arg::Keyword(n, e), d)));
-        }
-        None => {}
+        Some((r, Ok(l))) => Ok((r, (Arg::AltReturn(l), 1))),
+        Some((r, Err(n))) => keyword_arg(r, n),
+        None => value_arg(i),
     }
+}
+
+#[inline(never)]
+fn keyword_arg(r: &str, n: String) -> R<'_, (Arg, u32)> {
+    let (r, (e, d)) = expr_d(r)?;
+    Ok((r, (Arg::Keyword(n, e), d)))
+}
+
+/// An argument that is an expression or a range `lo:hi`.
+#[inline(never)]
+fn value_arg(i: &str) -> R<'_, (Arg, u32)> {
     let (r, lo) = optional(expr_d(i), i)?;
     if let Some(r) = r.strip_prefix(':') {
         let (r, hi) = optional(expr_d(r), r)?;
@@ -423,151 +431,154 @@ fn sign(i: &str) -> R<'_, UOp> {
     alt((value(UOp::Neg, char('-')), value(UOp::Plus, char('+'))))(i)
 }
 
-/// `op x` as a tree one deeper than `x`.
-fn unary(i: &str, op: UOp, (x, d): Deep) -> Result<Deep, NomErr<'_>> {
-    Ok((SExpr::Unary(op, Box::new(x)), within(i, d + 1)?))
-}
-
-/// A power operand; a sign here (`A*-B`, `A**-2`) is a common extension.
-fn unary_primary(i: &str) -> R<'_, Deep> {
-    if let Ok((r, op)) = sign(i) {
-        let _depth = DepthGuard::enter(i)?;
-        let (r, x) = pow_level(r)?;
-        return Ok((r, unary(i, op, x)?));
-    }
-    primary(i)
-}
-
-/// `base ** exponent`, right to left (the exponent is parsed by recursion, one nesting level
-/// per `**`).
-fn pow_level(i: &str) -> R<'_, Deep> {
-    let (r, base) = unary_primary(i)?;
-    if let Some(rest) = r.strip_prefix("**") {
-        let _depth = DepthGuard::enter(i)?;
-        let (r2, exp) = pow_level(rest)?;
-        return Ok((r2, binary(i, BOp::Pow, base, exp)?));
-    }
-    Ok((r, base))
-}
-
+/// `l op r` as a tree one deeper than the deeper operand.
 fn binary(i: &str, op: BOp, (l, dl): Deep, (r, dr): Deep) -> Result<Deep, NomErr<'_>> {
     let d = within(i, dl.max(dr) + 1)?;
     Ok((SExpr::Binary(op, Box::new(l), Box::new(r)), d))
 }
 
-/// Parses `operand (op operand)*` with a loop and folds it left to right, refusing a tree
-/// deeper than [`MAX_TREE_DEPTH`] before it is built.
-fn chain<'a>(
-    i: &'a str,
-    first: Deep,
-    mut op: impl FnMut(&'a str) -> R<'a, BOp>,
-    operand: impl Fn(&'a str) -> R<'a, Deep>,
-) -> R<'a, Deep> {
-    let mut acc = first;
-    let mut r = i;
-    loop {
-        let Ok((r2, o)) = op(r) else {
-            return Ok((r, acc));
-        };
-        let (r3, x) = match operand(r2) {
-            Ok(v) => v,
-            Err(nom::Err::Error(_)) => return Ok((r, acc)),
-            Err(e) => return Err(e),
-        };
-        acc = binary(r, o, acc, x)?;
-        r = r3;
-    }
-}
-
-fn mul_op(i: &str) -> R<'_, BOp> {
-    if i.starts_with("**") || i.starts_with("//") || i.starts_with("/=") {
-        return Err(nom::Err::Error(nom::error::Error::new(
-            i,
-            nom::error::ErrorKind::Tag,
-        )));
-    }
-    alt((value(BOp::Mul, char('*')), value(BOp::Div, char('/'))))(i)
-}
-
-fn mul_level(i: &str) -> R<'_, Deep> {
-    let (r, first) = pow_level(i)?;
-    chain(r, first, mul_op, pow_level)
-}
-
-fn add_op(i: &str) -> R<'_, BOp> {
-    alt((value(BOp::Add, char('+')), value(BOp::Sub, char('-'))))(i)
-}
-
-fn add_level(i: &str) -> R<'_, Deep> {
-    let (r, lead) = opt(sign)(i)?;
-    let (r, first) = mul_level(r)?;
-    let first = match lead {
-        Some(op) => unary(i, op, first)?,
-        None => first,
-    };
-    chain(r, first, add_op, mul_level)
-}
-
-fn concat_level(i: &str) -> R<'_, Deep> {
-    let (r, first) = add_level(i)?;
-    chain(r, first, value(BOp::Concat, tag("//")), add_level)
-}
-
-fn rel_op(i: &str) -> R<'_, BOp> {
-    alt((
-        value(BOp::Eq, dot_op("EQ")),
-        value(BOp::Ne, dot_op("NE")),
-        value(BOp::Le, dot_op("LE")),
-        value(BOp::Lt, dot_op("LT")),
-        value(BOp::Ge, dot_op("GE")),
-        value(BOp::Gt, dot_op("GT")),
-        value(BOp::Eq, tag("==")),
-        value(BOp::Ne, tag("/=")),
-        value(BOp::Le, tag("<=")),
-        value(BOp::Lt, tag("<")),
-        value(BOp::Ge, tag(">=")),
-        value(BOp::Gt, tag(">")),
-    ))(i)
-}
-
-fn rel_level(i: &str) -> R<'_, Deep> {
-    let (r, l) = concat_level(i)?;
-    if let Ok((r2, op)) = rel_op(r) {
-        let (r3, rr) = concat_level(r2)?;
-        return Ok((r3, binary(i, op, l, rr)?));
-    }
-    Ok((r, l))
-}
-
-fn not_level(i: &str) -> R<'_, Deep> {
-    if let Ok((r, ())) = dot_op("NOT")(i) {
-        let _depth = DepthGuard::enter(i)?;
-        let (r, x) = not_level(r)?;
-        return Ok((r, unary(i, UOp::Not, x)?));
-    }
-    rel_level(i)
-}
-
-fn and_level(i: &str) -> R<'_, Deep> {
-    let (r, first) = not_level(i)?;
-    chain(r, first, value(BOp::And, dot_op("AND")), not_level)
-}
-
-fn or_level(i: &str) -> R<'_, Deep> {
-    let (r, first) = and_level(i)?;
-    chain(r, first, value(BOp::Or, dot_op("OR")), and_level)
-}
-
-fn eqv_op(i: &str) -> R<'_, BOp> {
-    alt((
-        value(BOp::Eqv, dot_op("EQV")),
-        value(BOp::Neqv, dot_op("NEQV")),
-    ))(i)
+/// `op x` as a tree one deeper than `x`.
+fn unary(i: &str, op: UOp, (x, d): Deep) -> Result<Deep, NomErr<'_>> {
+    Ok((SExpr::Unary(op, Box::new(x)), within(i, d + 1)?))
 }
 
 fn expr_d(i: &str) -> R<'_, Deep> {
-    let (r, first) = or_level(i)?;
-    chain(r, first, eqv_op, or_level)
+    climb(i, P_EQV)
+}
+
+// Precedence levels, loosest first (ANSI X3.9-1978 section 6): each binary operator's, and
+// `.NOT.`'s, a prefix.
+const P_EQV: u8 = 1;
+const P_OR: u8 = 2;
+const P_AND: u8 = 3;
+const P_NOT: u8 = 4;
+const P_REL: u8 = 5;
+const P_CONCAT: u8 = 6;
+const P_ADD: u8 = 7;
+const P_MUL: u8 = 8;
+const P_POW: u8 = 9;
+/// The level of an operand that is no operation (a primary).
+const P_PRIMARY: u8 = 10;
+
+/// The binary operator at the start of `i`, its precedence and the rest.
+fn binary_op(i: &str) -> Option<(BOp, u8, &str)> {
+    let b = i.as_bytes();
+    let (op, len) = match (b.first()?, b.get(1)) {
+        (b'*', Some(b'*')) => (BOp::Pow, 2),
+        (b'*', _) => (BOp::Mul, 1),
+        (b'/', Some(b'/')) => (BOp::Concat, 2),
+        (b'/', Some(b'=')) => (BOp::Ne, 2),
+        (b'/', _) => (BOp::Div, 1),
+        (b'+', _) => (BOp::Add, 1),
+        (b'-', _) => (BOp::Sub, 1),
+        (b'=', Some(b'=')) => (BOp::Eq, 2),
+        (b'<', Some(b'=')) => (BOp::Le, 2),
+        (b'<', _) => (BOp::Lt, 1),
+        (b'>', Some(b'=')) => (BOp::Ge, 2),
+        (b'>', _) => (BOp::Gt, 1),
+        (b'.', _) => {
+            let (word, rest) = dot_word(i)?;
+            let op = match word {
+                "EQ" => BOp::Eq,
+                "NE" => BOp::Ne,
+                "LT" => BOp::Lt,
+                "LE" => BOp::Le,
+                "GT" => BOp::Gt,
+                "GE" => BOp::Ge,
+                "AND" => BOp::And,
+                "OR" => BOp::Or,
+                "EQV" => BOp::Eqv,
+                "NEQV" => BOp::Neqv,
+                _ => return None,
+            };
+            return Some((op, precedence(op), rest));
+        }
+        _ => return None,
+    };
+    Some((op, precedence(op), &i[len..]))
+}
+
+fn precedence(op: BOp) -> u8 {
+    match op {
+        BOp::Eqv | BOp::Neqv => P_EQV,
+        BOp::Or => P_OR,
+        BOp::And => P_AND,
+        BOp::Eq | BOp::Ne | BOp::Lt | BOp::Le | BOp::Gt | BOp::Ge => P_REL,
+        BOp::Concat => P_CONCAT,
+        BOp::Add | BOp::Sub => P_ADD,
+        BOp::Mul | BOp::Div => P_MUL,
+        BOp::Pow => P_POW,
+    }
+}
+
+/// An expression of the operators of precedence `min` and tighter, by precedence climbing:
+/// one loop per call folds a left-to-right chain, and the recursion for an operator's right
+/// operand goes at most one level per precedence (a left operand is never parsed twice).
+/// `**` is right to left; relational operators do not chain (`A.LT.B.LT.C` is an error).
+fn climb(i: &str, min: u8) -> R<'_, Deep> {
+    let (mut r, (mut acc, mut level)) = prefixed(i, min)?;
+    loop {
+        let Some((op, p, after)) = binary_op(r) else {
+            return Ok((r, acc));
+        };
+        if p < min || (p == P_REL && level <= P_REL) {
+            return Ok((r, acc));
+        }
+        let rhs = if op == BOp::Pow {
+            let _depth = DepthGuard::enter(r)?;
+            climb(after, P_POW)
+        } else {
+            climb(after, p + 1)
+        };
+        let (r2, x) = match rhs {
+            Ok(v) => v,
+            // A chain leaves an operator without its operand to the caller; a relation or a
+            // power without one is an error.
+            Err(nom::Err::Error(_)) if p != P_REL && p != P_POW => return Ok((r, acc)),
+            Err(e) => return Err(e),
+        };
+        acc = binary(r, op, acc, x)?;
+        level = p;
+        r = r2;
+    }
+}
+
+/// The first operand of [`climb`] at precedence `min`, with the precedence of its own top
+/// operation: `.NOT. x` where `.NOT.` may stand, a sign (leading a sum, or before a power
+/// operand as the common extension `A*-B` has it), else a primary.
+fn prefixed(i: &str, min: u8) -> R<'_, (Deep, u8)> {
+    let b = i.as_bytes();
+    if min <= P_NOT && b.first() == Some(&b'.') && dot_op("NOT")(i).is_ok() {
+        return not_prefixed(i);
+    }
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        return sign_prefixed(i, min);
+    }
+    let (r, x) = primary(i)?;
+    Ok((r, (x, P_PRIMARY)))
+}
+
+/// `.NOT. x` (at `i`).
+#[inline(never)]
+fn not_prefixed(i: &str) -> R<'_, (Deep, u8)> {
+    let _depth = DepthGuard::enter(i)?;
+    let (r, x) = climb(&i[5..], P_NOT)?;
+    Ok((r, (unary(i, UOp::Not, x)?, P_NOT)))
+}
+
+/// `+x` or `-x` (at `i`): a sum's leading sign where a sum may start, else a sign before a
+/// power operand.
+#[inline(never)]
+fn sign_prefixed(i: &str, min: u8) -> R<'_, (Deep, u8)> {
+    let (r, op) = sign(i)?;
+    let _depth = DepthGuard::enter(i)?;
+    let (operand, level) = if min <= P_ADD {
+        (P_MUL, P_ADD)
+    } else {
+        (P_POW, P_POW)
+    };
+    let (r, x) = climb(r, operand)?;
+    Ok((r, (unary(i, op, x)?, level)))
 }
 
 /// An expression (the lowest precedence level: `.EQV.` / `.NEQV.`).
