@@ -77,7 +77,7 @@ fn json_to_stdout_keeps_stdout_clean() {
 }
 
 #[test]
-fn syntax_error_names_file_line_and_column_and_analysis_goes_on() {
+fn syntax_error_names_file_line_and_column_and_analysis_goes_on_with_keep_going() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("bad.f");
     std::fs::write(
@@ -86,7 +86,7 @@ fn syntax_error_names_file_line_and_column_and_analysis_goes_on() {
     )
     .unwrap();
     opcost()
-        .arg("analyze")
+        .args(["analyze", "--keep-going"])
         .arg(&f)
         .assert()
         .success()
@@ -128,7 +128,7 @@ fn a_program_that_does_not_compile_is_reported_as_such() {
     let f = dir.path().join("nocompile.f");
     std::fs::write(&f, "      PROGRAM P\n      CALL\n      END\n").unwrap();
     opcost()
-        .args(["analyze", "--dynamic"])
+        .args(["analyze", "--dynamic", "--keep-going"])
         .arg(&f)
         .assert()
         .failure()

@@ -203,101 +203,97 @@ impl<'a> Lower<'a> {
             .collect()
     }
 
+    /// Lowers an expression. A thin dispatcher, each form in its own function: this recursion
+    /// is as deep as the expression tree (up to `parse::MAX_TREE_DEPTH`), so every level
+    /// should take little stack.
     fn expr(&mut self, e: &SExpr) -> Expr {
         match e {
-            SExpr::Int(t) => Expr::Constant {
-                text: t.clone(),
-                ty: Type::Integer,
-            },
-            SExpr::Real { text, double } => Expr::Constant {
-                text: text.clone(),
-                ty: if *double { Type::Double } else { Type::Real },
-            },
-            SExpr::Logical(b) => Expr::Constant {
-                text: if *b {
-                    ".TRUE.".into()
-                } else {
-                    ".FALSE.".into()
-                },
-                ty: Type::Logical,
-            },
-            SExpr::Str(s) => Expr::Constant {
-                text: format!("'{s}'"),
-                ty: Type::Character,
-            },
-            SExpr::Complex(a, b) => {
-                let (a, b) = (self.expr(a), self.expr(b));
-                if a.is_constant() && b.is_constant() {
-                    Expr::Constant {
-                        text: format!("({a},{b})"),
-                        ty: Type::Complex,
-                    }
-                } else {
-                    Expr::Opaque {
-                        kind: "complex constructor".into(),
-                        ty: Type::Complex,
-                        parts: vec![a, b],
-                    }
-                }
-            }
-            SExpr::Name(n) => {
-                // A statement function's body sees its own dummies only.
-                if let Some(v) = self.subst.last().and_then(|scope| scope.get(n)) {
-                    return v.clone();
-                }
-                if self.sym.get(n).is_some_and(|s| s.parameter.is_some()) {
-                    return Expr::Constant {
-                        text: n.clone(),
-                        ty: self.ty(n),
-                    };
-                }
-                Expr::Variable(self.operand(n))
-            }
+            SExpr::Int(_) | SExpr::Real { .. } | SExpr::Logical(_) | SExpr::Str(_) => literal(e),
+            SExpr::Complex(a, b) => self.complex(a, b),
+            SExpr::Name(n) => self.name(n),
             SExpr::Apply(n, args) => self.apply(n, args),
-            SExpr::Substring(base, lo, hi) => {
-                let mut parts = vec![self.expr(base)];
-                parts.extend(lo.iter().chain(hi.iter()).map(|e| self.expr(e)));
-                Expr::Opaque {
-                    kind: "character substring".into(),
-                    ty: Type::Character,
-                    parts,
-                }
-            }
-            SExpr::Unary(op, x) => Expr::Unary {
-                op: match op {
-                    UOp::Neg => UnaryOp::Neg,
-                    UOp::Plus => UnaryOp::Plus,
-                    UOp::Not => UnaryOp::Not,
-                },
-                operand: Box::new(self.expr(x)),
-            },
-            SExpr::Binary(op, l, r) => {
-                let (l, r) = (self.expr(l), self.expr(r));
-                match op {
-                    BOp::Add => Expr::arith(ArithOp::Add, l, r),
-                    BOp::Sub => Expr::arith(ArithOp::Sub, l, r),
-                    BOp::Mul => Expr::arith(ArithOp::Mul, l, r),
-                    BOp::Div => Expr::arith(ArithOp::Div, l, r),
-                    BOp::Pow => Expr::arith(ArithOp::Pow, l, r),
-                    BOp::Concat => Expr::arith(ArithOp::Concat, l, r),
-                    BOp::Eq | BOp::Ne | BOp::Lt | BOp::Le | BOp::Gt | BOp::Ge => {
-                        let op = match op {
-                            BOp::Eq => RelOp::Eq,
-                            BOp::Ne => RelOp::Ne,
-                            BOp::Lt => RelOp::Lt,
-                            BOp::Le => RelOp::Le,
-                            BOp::Gt => RelOp::Gt,
-                            _ => RelOp::Ge,
-                        };
-                        Expr::compare(op, l, r)
-                    }
-                    BOp::And => Expr::logic(LogicOp::And, l, r),
-                    BOp::Or => Expr::logic(LogicOp::Or, l, r),
-                    BOp::Eqv => Expr::logic(LogicOp::Eqv, l, r),
-                    BOp::Neqv => Expr::logic(LogicOp::Neqv, l, r),
-                }
-            }
+            SExpr::Substring(base, lo, hi) => self.substring(base, lo, hi),
+            SExpr::Unary(op, x) => self.unary(*op, x),
+            SExpr::Binary(op, l, r) => self.binary(*op, l, r),
             SExpr::Paren(x) => Expr::Paren(Box::new(self.expr(x))),
+        }
+    }
+
+    fn complex(&mut self, a: &SExpr, b: &SExpr) -> Expr {
+        let (a, b) = (self.expr(a), self.expr(b));
+        if a.is_constant() && b.is_constant() {
+            Expr::Constant {
+                text: format!("({a},{b})"),
+                ty: Type::Complex,
+            }
+        } else {
+            Expr::Opaque {
+                kind: "complex constructor".into(),
+                ty: Type::Complex,
+                parts: vec![a, b],
+            }
+        }
+    }
+
+    fn name(&mut self, n: &str) -> Expr {
+        // A statement function's body sees its own dummies only.
+        if let Some(v) = self.subst.last().and_then(|scope| scope.get(n)) {
+            return v.clone();
+        }
+        if self.sym.get(n).is_some_and(|s| s.parameter.is_some()) {
+            return Expr::Constant {
+                text: n.to_string(),
+                ty: self.ty(n),
+            };
+        }
+        Expr::Variable(self.operand(n))
+    }
+
+    fn substring(
+        &mut self,
+        base: &SExpr,
+        lo: &Option<Box<SExpr>>,
+        hi: &Option<Box<SExpr>>,
+    ) -> Expr {
+        let mut parts = vec![self.expr(base)];
+        parts.extend(lo.iter().chain(hi.iter()).map(|e| self.expr(e)));
+        Expr::Opaque {
+            kind: "character substring".into(),
+            ty: Type::Character,
+            parts,
+        }
+    }
+
+    fn unary(&mut self, op: UOp, x: &SExpr) -> Expr {
+        Expr::Unary {
+            op: match op {
+                UOp::Neg => UnaryOp::Neg,
+                UOp::Plus => UnaryOp::Plus,
+                UOp::Not => UnaryOp::Not,
+            },
+            operand: Box::new(self.expr(x)),
+        }
+    }
+
+    fn binary(&mut self, op: BOp, l: &SExpr, r: &SExpr) -> Expr {
+        let (l, r) = (self.expr(l), self.expr(r));
+        match op {
+            BOp::Add => Expr::arith(ArithOp::Add, l, r),
+            BOp::Sub => Expr::arith(ArithOp::Sub, l, r),
+            BOp::Mul => Expr::arith(ArithOp::Mul, l, r),
+            BOp::Div => Expr::arith(ArithOp::Div, l, r),
+            BOp::Pow => Expr::arith(ArithOp::Pow, l, r),
+            BOp::Concat => Expr::arith(ArithOp::Concat, l, r),
+            BOp::Eq => Expr::compare(RelOp::Eq, l, r),
+            BOp::Ne => Expr::compare(RelOp::Ne, l, r),
+            BOp::Lt => Expr::compare(RelOp::Lt, l, r),
+            BOp::Le => Expr::compare(RelOp::Le, l, r),
+            BOp::Gt => Expr::compare(RelOp::Gt, l, r),
+            BOp::Ge => Expr::compare(RelOp::Ge, l, r),
+            BOp::And => Expr::logic(LogicOp::And, l, r),
+            BOp::Or => Expr::logic(LogicOp::Or, l, r),
+            BOp::Eqv => Expr::logic(LogicOp::Eqv, l, r),
+            BOp::Neqv => Expr::logic(LogicOp::Neqv, l, r),
         }
     }
 
@@ -367,6 +363,22 @@ impl<'a> Lower<'a> {
 }
 
 /// Counting of one executable statement's own operations, by the rules in `model` only.
+/// A constant as written.
+fn literal(e: &SExpr) -> Expr {
+    let (text, ty) = match e {
+        SExpr::Int(t) => (t.clone(), Type::Integer),
+        SExpr::Real { text, double } => (
+            text.clone(),
+            if *double { Type::Double } else { Type::Real },
+        ),
+        SExpr::Logical(true) => (".TRUE.".into(), Type::Logical),
+        SExpr::Logical(false) => (".FALSE.".into(), Type::Logical),
+        SExpr::Str(s) => (format!("'{s}'"), Type::Character),
+        _ => (String::new(), Type::Integer),
+    };
+    Expr::Constant { text, ty }
+}
+
 fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
     match s {
         Stmt::Assignment(t, v) => {
@@ -594,10 +606,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     &path,
                     line,
                     col,
-                    &format!(
-                        "cannot parse this statement (expected {}); skipped",
-                        f.expected
-                    ),
+                    &format!("{}; skipped", f.message()),
                     &prog.files[fi].lines[st.first_line() as usize],
                 ));
                 prog.skipped += 1;

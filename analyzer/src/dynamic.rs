@@ -71,6 +71,12 @@ pub fn build_instrumented(
     compiler
         .build(&inputs, &exe, &[])
         .map_err(AnalyzeError::InstrumentedCompile)?;
+    if !exe.is_file() {
+        return Err(AnalyzeError::NoExecutable {
+            compiler: compiler.path.display().to_string(),
+            exe: exe.display().to_string(),
+        });
+    }
     Ok(exe)
 }
 
@@ -102,6 +108,47 @@ pub fn run_program(
     )?)
 }
 
+/// Why a run may have failed: the program reads standard input and none was given. The text
+/// goes after "before writing its counters" (empty when there is nothing to say).
+fn stdin_hint(program: &crate::Program, run: &RunSpec) -> String {
+    if run.stdin.is_some() {
+        return String::new();
+    }
+    let reads = program.files.iter().find_map(|f| {
+        f.statements
+            .iter()
+            .find(|s| reads_standard_input(&s.text))
+            .map(|s| (f.path.clone(), s.first_line() + 1))
+    });
+    match reads {
+        Some((path, line)) => format!(
+            " (it reads standard input, at {path}:{line}, and none was given: \
+             --stdin FILE feeds it one; the file named below is the instrumented copy, \
+             since deleted)"
+        ),
+        None => String::new(),
+    }
+}
+
+/// Whether a squeezed statement reads unit 5 or `*` (`READ(*,...)`, `READ(5,...)`,
+/// `READ(UNIT=5...`, `READ*,...`, `READ 10,...`), also as a logical IF's consequent.
+fn reads_standard_input(text: &str) -> bool {
+    let Some(at) = text.find("READ") else {
+        return false;
+    };
+    let rest = &text[at + 4..];
+    let unit = rest
+        .strip_prefix('(')
+        .map(|r| r.strip_prefix("UNIT=").unwrap_or(r));
+    match unit {
+        Some(u) => {
+            u.starts_with('*')
+                || (u.starts_with('5') && !u[1..].starts_with(|c: char| c.is_ascii_digit()))
+        }
+        None => rest.starts_with('*') || rest.starts_with(|c: char| c.is_ascii_digit()),
+    }
+}
+
 /// Parse the counters file written by the dump routine.
 pub fn read_counters(text: &str, expected: usize) -> Result<Vec<u64>, AnalyzeError> {
     let mut it = text.split_whitespace();
@@ -115,9 +162,17 @@ pub fn read_counters(text: &str, expected: usize) -> Result<Vec<u64>, AnalyzeErr
         )));
     }
     let v: Vec<u64> = it
-        .map(|s| s.parse::<u64>())
+        .enumerate()
+        .map(|(k, s)| match s.parse::<i64>() {
+            Ok(v) if v < 0 => Err(format!(
+                "counter {} is negative ({v}): a count wrapped around",
+                k + 1
+            )),
+            Ok(v) => Ok(v as u64),
+            Err(e) => Err(format!("counter {}: {e}", k + 1)),
+        })
         .collect::<Result<_, _>>()
-        .map_err(|e| AnalyzeError::Counters(e.to_string()))?;
+        .map_err(AnalyzeError::Counters)?;
     if v.len() != n {
         return Err(AnalyzeError::Counters(format!(
             "{} values for {n} counters",
@@ -143,6 +198,16 @@ pub fn analyze_dynamic(
     run: &RunSpec,
 ) -> Result<Analysis, AnalyzeError> {
     let program = crate::load(files, opts)?;
+    if !program
+        .units
+        .iter()
+        .any(|u| u.kind == crate::symbols::UnitKind::Main)
+    {
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        return Err(AnalyzeError::NoMain {
+            files: names.join(", "),
+        });
+    }
     let mut compiler = program_compiler(compiler, opts);
     let dir = tempfile::Builder::new()
         .prefix("opcost-analyze-")
@@ -204,6 +269,7 @@ pub fn analyze_dynamic(
                 return Err(AnalyzeError::RunFailed {
                     status: out.status.to_string(),
                     stderr: out.stderr,
+                    hint: stdin_hint(&program, run),
                 })
             }
         };
@@ -211,10 +277,22 @@ pub fn analyze_dynamic(
         if inst.zero_step_flag.is_some_and(|f| slot_raised(&text, f)) {
             continue;
         }
-        let mut values = read_counters(&text, inst.counters)?;
-        inst.fill_derived(&mut values).ok_or_else(|| {
-            AnalyzeError::Counters("a derived loop exit count came out negative".into())
-        })?;
+        // Counting a loop by its induction variable fails where the variable wraps around
+        // (negative counts): count such a run block by block instead.
+        let retry = induction && !program.loops.induction.is_empty();
+        let mut values = match read_counters(&text, inst.counters) {
+            Ok(v) => v,
+            Err(_) if retry => continue,
+            Err(e) => return Err(e),
+        };
+        if inst.fill_derived(&mut values).is_none() {
+            if retry {
+                continue;
+            }
+            return Err(AnalyzeError::Counters(
+                "a derived loop exit count came out negative".into(),
+            ));
+        }
         counters = Some(values);
         break;
     }

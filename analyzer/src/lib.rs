@@ -54,6 +54,9 @@ pub struct AnalyzeOptions {
     /// build; predict's and validate's builds read them back from the ProgramStats): what
     /// legacy code is built with, e.g. `-fallow-argument-mismatch` or `-std=legacy`.
     pub program_flags: Vec<String>,
+    /// Refuse a program with statements that cannot be parsed ([`AnalyzeError::Skipped`]);
+    /// otherwise they are skipped (counted as uncharacterized) with a diagnostic each.
+    pub refuse_skipped: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -64,6 +67,7 @@ impl Default for AnalyzeOptions {
             keep_instrumented: None,
             simulate_branches: false,
             program_flags: Vec::new(),
+            refuse_skipped: false,
         }
     }
 }
@@ -165,6 +169,20 @@ pub enum AnalyzeError {
     NoFiles,
     #[error("the program has no executable statements to count")]
     Empty,
+    #[error("no program units in {path}: it has no Fortran statements (only comments or blank lines, or nothing)")]
+    NoUnits { path: String },
+    #[error("{path}:{line}: this is not Fortran 77 fixed-form source (free-form source?): columns 1-5 hold a label or blanks, statements start in column 7\n    {text}")]
+    FreeForm {
+        path: String,
+        line: u32,
+        text: String,
+    },
+    #[error("{count} statement(s) could not be parsed:\n{list}\n(--keep-going skips them, counted as uncharacterized)")]
+    Skipped { count: usize, list: String },
+    #[error("the program has no main program ({files} holds only subroutines, functions or BLOCK DATA): a dynamic analysis runs the program, so give the file of its main program too (a static analysis counts such a library as it is)")]
+    NoMain { files: String },
+    #[error("the compiler {compiler} reported success but wrote no executable {exe}: is it a Fortran compiler?")]
+    NoExecutable { compiler: String, exe: String },
     #[error(transparent)]
     Compiler(#[from] harness::CompilerError),
     #[error("the instrumented copy does not compile (this is a bug in the analyzer when the original compiles):\n{0}")]
@@ -173,8 +191,15 @@ pub enum AnalyzeError {
     Compile(harness::CompileError),
     #[error("running the program failed: {0}")]
     Run(#[from] harness::RunError),
-    #[error("the program ended with {status} before writing its counters; stderr:\n{stderr}")]
-    RunFailed { status: String, stderr: String },
+    #[error(
+        "the program ended with {status} before writing its counters{hint}; stderr:\n{stderr}"
+    )]
+    RunFailed {
+        status: String,
+        stderr: String,
+        /// Why it may have failed (or empty).
+        hint: String,
+    },
     #[error("the counters file is damaged: {0}")]
     Counters(String),
     #[error("cannot read the standard input file {path}: {source}")]
@@ -222,14 +247,30 @@ pub fn load(files: &[PathBuf], opts: &AnalyzeOptions) -> Result<Program, Analyze
             });
         }
         let text = String::from_utf8_lossy(&bytes);
-        sources.push(source::split(
-            &p.display().to_string(),
-            i,
-            &text,
-            opts.line_length,
-        ));
+        let path = p.display().to_string();
+        if let Some((line, text)) = source::free_form_line(&text) {
+            return Err(AnalyzeError::FreeForm { path, line, text });
+        }
+        let file = source::split(&path, i, &text, opts.line_length);
+        if file.statements.is_empty() {
+            return Err(AnalyzeError::NoUnits { path });
+        }
+        sources.push(file);
     }
-    Ok(analysis::analyze(sources))
+    let program = analysis::analyze(sources);
+    if opts.refuse_skipped && program.skipped > 0 {
+        let list: Vec<String> = program
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.to_string())
+            .collect();
+        return Err(AnalyzeError::Skipped {
+            count: program.skipped,
+            list: list.join("\n"),
+        });
+    }
+    Ok(program)
 }
 
 /// Static analysis: occurrences of each operation in the source text (Saavedra-Barrera's fig. 5.2).

@@ -9,36 +9,49 @@ use nom::{
     bytes::complete::{tag, take_while, take_while1},
     character::complete::{char, digit1, satisfy},
     combinator::{all_consuming, map, opt, recognize, value},
-    multi::{many0, separated_list0, separated_list1},
+    multi::{separated_list0, separated_list1},
     sequence::{delimited, pair, preceded, terminated, tuple},
     IResult,
 };
 
 type R<'a, T> = IResult<&'a str, T>;
 
-/// Deepest nesting of parentheses, signs and `.NOT.` the parser follows: deeper input is a
-/// syntax error, not a stack overflow (found by fuzzing).
-const MAX_DEPTH: usize = 200;
+/// Deepest nesting the parser follows: parentheses, function references, array elements,
+/// substrings, signs, `.NOT.`, `**` and logical IFs each count one level. Deeper input is a
+/// syntax error, not a stack overflow; no real program comes near it. (Unoptimized, one level
+/// of nested references takes about 8 KiB of stack in the parser, and more in the walks after
+/// it: 128 levels fit on a test thread's 2 MiB with room to spare; about 180 would not.)
+pub const MAX_NESTING: usize = 128;
+
+/// Deepest expression tree the parser builds (each operator, reference or parenthesis is a
+/// level; `X+X+...+X` with N terms is N-1 deep, since Fortran adds left to right). Everything
+/// after the parser walks trees recursively, so a deeper tree is refused here, before it is
+/// built: the walks then fit on a 2 MiB thread stack (with unoptimized code).
+pub const MAX_TREE_DEPTH: u32 = 500;
 
 thread_local! {
     static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+type NomErr<'a> = nom::Err<nom::error::Error<&'a str>>;
+
+/// The error of input nested or chained too deeply (see [`MAX_NESTING`], [`MAX_TREE_DEPTH`]).
+fn too_deep(i: &str) -> NomErr<'_> {
+    nom::Err::Failure(nom::error::Error::new(i, nom::error::ErrorKind::TooLarge))
 }
 
 /// Counts one level of recursion while alive.
 struct DepthGuard;
 
 impl DepthGuard {
-    fn enter(i: &str) -> Result<DepthGuard, nom::Err<nom::error::Error<&str>>> {
+    fn enter(i: &str) -> Result<DepthGuard, NomErr<'_>> {
         let d = DEPTH.with(|d| {
             d.set(d.get() + 1);
             d.get()
         });
         let g = DepthGuard;
-        if d > MAX_DEPTH {
-            return Err(nom::Err::Failure(nom::error::Error::new(
-                i,
-                nom::error::ErrorKind::TooLarge,
-            )));
+        if d > MAX_NESTING {
+            return Err(too_deep(i));
         }
         Ok(g)
     }
@@ -50,12 +63,43 @@ impl Drop for DepthGuard {
     }
 }
 
+/// An expression with the depth of its tree (a leaf is 1 deep).
+type Deep = (SExpr, u32);
+
+/// `depth` if it is within [`MAX_TREE_DEPTH`], else the error at `i`.
+fn within(i: &str, depth: u32) -> Result<u32, NomErr<'_>> {
+    if depth > MAX_TREE_DEPTH {
+        Err(too_deep(i))
+    } else {
+        Ok(depth)
+    }
+}
+
 /// Why a statement could not be parsed: the byte offset in the squeezed text where the
 /// parser stopped, and what it expected there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
     pub offset: usize,
     pub expected: String,
+    /// The statement is nested deeper than [`MAX_NESTING`] or its expression tree is deeper
+    /// than [`MAX_TREE_DEPTH`]: refused, whatever else it may hold.
+    pub too_deep: bool,
+}
+
+impl Failure {
+    /// What the diagnostic says about this failure.
+    pub fn message(&self) -> String {
+        if self.too_deep {
+            format!(
+                "this statement is nested or chained too deeply for the analyzer (more than \
+                 {MAX_NESTING} levels of parentheses, references, signs or IFs, or an \
+                 expression more than {MAX_TREE_DEPTH} operations deep, such as a sum of \
+                 more than {MAX_TREE_DEPTH} terms); split it into several statements"
+            )
+        } else {
+            format!("cannot parse this statement (expected {})", self.expected)
+        }
+    }
 }
 
 fn is_name_char(c: char) -> bool {
@@ -217,195 +261,329 @@ fn logical(i: &str) -> R<'_, SExpr> {
     ))(i)
 }
 
+/// One argument inside `name( ... )`: the expression is parsed once, whatever the form.
+fn arg_d(i: &str) -> R<'_, (Arg, u32)> {
+    match arg_start(i) {
+        Some((r, Ok(l))) => Ok((r, (Arg::AltReturn(l), 1))),
+        Some((r, Err(n))) => keyword_arg(r, n),
+        None => value_arg(i),
+    }
+}
+
+#[inline(never)]
+fn keyword_arg(r: &str, n: String) -> R<'_, (Arg, u32)> {
+    let (r, (e, d)) = expr_d(r)?;
+    Ok((r, (Arg::Keyword(n, e), d)))
+}
+
+/// An argument that is an expression or a range `lo:hi`.
+#[inline(never)]
+fn value_arg(i: &str) -> R<'_, (Arg, u32)> {
+    let (r, lo) = optional(expr_d(i), i)?;
+    if let Some(r) = r.strip_prefix(':') {
+        let (r, hi) = optional(expr_d(r), r)?;
+        let d = depth_of(&lo).max(depth_of(&hi));
+        return Ok((r, (Arg::Range(lo.map(|x| x.0), hi.map(|x| x.0)), d)));
+    }
+    match lo {
+        Some((e, d)) => Ok((r, (Arg::Expr(e), d))),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Alt,
+        ))),
+    }
+}
+
+/// The start of an argument: an alternate return `*label` (whole), or `NAME=` of a keyword
+/// argument (its name). Kept out of [`arg_d`] so that each level of nesting takes less stack.
+#[inline(never)]
+fn arg_start(i: &str) -> Option<(&str, Result<u32, String>)> {
+    if let Ok((r, l)) = preceded(alt((char('*'), char('&'))), label)(i) {
+        return Some((r, Ok(l)));
+    }
+    let keyword = terminated(name, terminated(char('='), nom::combinator::not(char('='))));
+    map(keyword, Err)(i).ok()
+}
+
+fn depth_of(e: &Option<Deep>) -> u32 {
+    e.as_ref().map_or(0, |x| x.1)
+}
+
 /// One argument inside `name( ... )`.
 pub fn arg(i: &str) -> R<'_, Arg> {
-    alt((
-        map(preceded(alt((char('*'), char('&'))), label), Arg::AltReturn),
-        map(tuple((opt(expr), char(':'), opt(expr))), |(lo, _, hi)| {
-            Arg::Range(lo, hi)
-        }),
-        map(
-            tuple((
-                name,
-                terminated(char('='), nom::combinator::not(char('='))),
-                expr,
-            )),
-            |(n, _, e)| Arg::Keyword(n, e),
-        ),
-        map(expr, Arg::Expr),
-    ))(i)
+    map(arg_d, |a| a.0)(i)
+}
+
+/// `p`'s result as an option: `None` (at `i`) where `p` failed without committing. The
+/// recursive parts of the expression parser use it, and plain code rather than nom's
+/// combinators, so that each level of nesting takes less stack.
+fn optional<'a, T>(res: R<'a, T>, i: &'a str) -> R<'a, Option<T>> {
+    match res {
+        Ok((r, v)) => Ok((r, Some(v))),
+        Err(nom::Err::Error(_)) => Ok((i, None)),
+        Err(e) => Err(e),
+    }
+}
+
+fn expected(i: &str) -> NomErr<'_> {
+    nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Char))
+}
+
+/// `( args )` with the depth of the deepest argument.
+fn arg_list_d(i: &str) -> R<'_, (Vec<Arg>, u32)> {
+    let mut r = i.strip_prefix('(').ok_or_else(|| expected(i))?;
+    let _depth = DepthGuard::enter(i)?;
+    let mut args = Vec::new();
+    let mut d = 0;
+    if let Some(r2) = r.strip_prefix(')') {
+        return Ok((r2, (args, d)));
+    }
+    loop {
+        let (r2, (a, da)) = arg_d(r)?;
+        args.push(a);
+        d = d.max(da);
+        if let Some(r3) = r2.strip_prefix(',') {
+            r = r3;
+        } else {
+            let r3 = r2.strip_prefix(')').ok_or_else(|| expected(r2))?;
+            return Ok((r3, (args, d)));
+        }
+    }
 }
 
 pub fn arg_list(i: &str) -> R<'_, Vec<Arg>> {
-    delimited(char('('), separated_list0(char(','), arg), char(')'))(i)
+    map(arg_list_d, |a| a.0)(i)
 }
 
-fn substring_range(i: &str) -> R<'_, (Option<SExpr>, Option<SExpr>)> {
+type Range = (Option<Deep>, Option<Deep>);
+
+fn substring_range(i: &str) -> R<'_, Range> {
+    let _depth = DepthGuard::enter(i)?;
     delimited(
         char('('),
-        map(tuple((opt(expr), char(':'), opt(expr))), |(a, _, b)| (a, b)),
+        map(tuple((opt(expr_d), char(':'), opt(expr_d))), |(a, _, b)| {
+            (a, b)
+        }),
         char(')'),
     )(i)
+}
+
+fn designator_d(i: &str) -> R<'_, Deep> {
+    let (r, n) = name(i)?;
+    let (r, args) = optional(arg_list_d(r), r)?;
+    let Some((args, d)) = args else {
+        return Ok((r, (SExpr::Name(n), 1)));
+    };
+    let d = within(i, d + 1)?;
+    substring_of(i, r, (SExpr::Apply(n, args), d))
+}
+
+/// `base(lo:hi)` if a substring range follows at `r`, else `base`.
+#[inline(never)]
+fn substring_of<'a>(i: &'a str, r: &'a str, (base, d): Deep) -> R<'a, Deep> {
+    let (r, sub) = opt(substring_range)(r)?;
+    let Some((lo, hi)) = sub else {
+        return Ok((r, (base, d)));
+    };
+    let d = within(i, d.max(depth_of(&lo)).max(depth_of(&hi)) + 1)?;
+    let boxed = |x: Option<Deep>| x.map(|x| Box::new(x.0));
+    Ok((
+        r,
+        (SExpr::Substring(Box::new(base), boxed(lo), boxed(hi)), d),
+    ))
 }
 
 /// `name`, `name(args)`, `name(args)(lo:hi)`: the targets of assignments and the
 /// references in expressions.
 pub fn designator(i: &str) -> R<'_, SExpr> {
-    let (r, n) = name(i)?;
-    let (r, args) = opt(arg_list)(r)?;
-    let Some(args) = args else {
-        return Ok((r, SExpr::Name(n)));
-    };
-    let base = SExpr::Apply(n, args);
-    let (r, sub) = opt(substring_range)(r)?;
-    Ok((
-        r,
-        match sub {
-            Some((lo, hi)) => SExpr::Substring(Box::new(base), lo.map(Box::new), hi.map(Box::new)),
-            None => base,
-        },
-    ))
+    map(designator_d, |x| x.0)(i)
 }
 
-fn paren_or_complex(i: &str) -> R<'_, SExpr> {
-    let (r, _) = char('(')(i)?;
-    let (r, a) = expr(r)?;
-    if let Ok((r2, b)) = delimited(char(','), expr, char(')'))(r) {
-        return Ok((r2, SExpr::Complex(Box::new(a), Box::new(b))));
+fn paren_or_complex(i: &str) -> R<'_, Deep> {
+    let r = i.strip_prefix('(').ok_or_else(|| expected(i))?;
+    let _depth = DepthGuard::enter(i)?;
+    let (r, (a, da)) = expr_d(r)?;
+    if let Some(r) = r.strip_prefix(',') {
+        if let Ok((r2, (b, db))) = expr_d(r) {
+            if let Some(r3) = r2.strip_prefix(')') {
+                let d = within(i, da.max(db) + 1)?;
+                return Ok((r3, (SExpr::Complex(Box::new(a), Box::new(b)), d)));
+            }
+        }
     }
-    let (r, _) = char(')')(r)?;
-    Ok((r, SExpr::Paren(Box::new(a))))
+    let r = r.strip_prefix(')').ok_or_else(|| expected(r))?;
+    Ok((r, (SExpr::Paren(Box::new(a)), within(i, da + 1)?)))
 }
 
-fn primary(i: &str) -> R<'_, SExpr> {
-    alt((number, string, logical, boz, paren_or_complex, designator))(i)
+fn primary(i: &str) -> R<'_, Deep> {
+    // Constants never fail for good (nom::Err::Failure): trying them first is safe.
+    if let Ok((r, e)) = alt((number, string, logical, boz))(i) {
+        return Ok((r, (e, 1)));
+    }
+    if i.starts_with('(') {
+        paren_or_complex(i)
+    } else {
+        designator_d(i)
+    }
 }
 
 fn sign(i: &str) -> R<'_, UOp> {
     alt((value(UOp::Neg, char('-')), value(UOp::Plus, char('+'))))(i)
 }
 
-/// A power operand; a sign here (`A*-B`, `A**-2`) is a common extension.
-fn unary_primary(i: &str) -> R<'_, SExpr> {
-    alt((
-        map(pair(sign, pow_level), |(op, e)| {
-            SExpr::Unary(op, Box::new(e))
-        }),
-        primary,
-    ))(i)
+/// `l op r` as a tree one deeper than the deeper operand.
+fn binary(i: &str, op: BOp, (l, dl): Deep, (r, dr): Deep) -> Result<Deep, NomErr<'_>> {
+    let d = within(i, dl.max(dr) + 1)?;
+    Ok((SExpr::Binary(op, Box::new(l), Box::new(r)), d))
 }
 
-fn pow_level(i: &str) -> R<'_, SExpr> {
-    let _depth = DepthGuard::enter(i)?;
-    let (r, base) = unary_primary(i)?;
-    if let Some(rest) = r.strip_prefix("**") {
-        let (r2, exp) = pow_level(rest)?;
-        return Ok((r2, SExpr::Binary(BOp::Pow, Box::new(base), Box::new(exp))));
-    }
-    Ok((r, base))
+/// `op x` as a tree one deeper than `x`.
+fn unary(i: &str, op: UOp, (x, d): Deep) -> Result<Deep, NomErr<'_>> {
+    Ok((SExpr::Unary(op, Box::new(x)), within(i, d + 1)?))
 }
 
-fn mul_op(i: &str) -> R<'_, BOp> {
-    if i.starts_with("**") || i.starts_with("//") || i.starts_with("/=") {
-        return Err(nom::Err::Error(nom::error::Error::new(
-            i,
-            nom::error::ErrorKind::Tag,
-        )));
-    }
-    alt((value(BOp::Mul, char('*')), value(BOp::Div, char('/'))))(i)
+fn expr_d(i: &str) -> R<'_, Deep> {
+    climb(i, P_EQV)
 }
 
-fn fold(first: SExpr, rest: Vec<(BOp, SExpr)>) -> SExpr {
-    rest.into_iter().fold(first, |l, (op, r)| {
-        SExpr::Binary(op, Box::new(l), Box::new(r))
-    })
-}
+// Precedence levels, loosest first (ANSI X3.9-1978 section 6): each binary operator's, and
+// `.NOT.`'s, a prefix.
+const P_EQV: u8 = 1;
+const P_OR: u8 = 2;
+const P_AND: u8 = 3;
+const P_NOT: u8 = 4;
+const P_REL: u8 = 5;
+const P_CONCAT: u8 = 6;
+const P_ADD: u8 = 7;
+const P_MUL: u8 = 8;
+const P_POW: u8 = 9;
+/// The level of an operand that is no operation (a primary).
+const P_PRIMARY: u8 = 10;
 
-fn mul_level(i: &str) -> R<'_, SExpr> {
-    let (r, first) = pow_level(i)?;
-    let (r, rest) = many0(pair(mul_op, pow_level))(r)?;
-    Ok((r, fold(first, rest)))
-}
-
-fn add_level(i: &str) -> R<'_, SExpr> {
-    let (r, lead) = opt(sign)(i)?;
-    let (r, first) = mul_level(r)?;
-    let first = match lead {
-        Some(op) => SExpr::Unary(op, Box::new(first)),
-        None => first,
+/// The binary operator at the start of `i`, its precedence and the rest.
+fn binary_op(i: &str) -> Option<(BOp, u8, &str)> {
+    let b = i.as_bytes();
+    let (op, len) = match (b.first()?, b.get(1)) {
+        (b'*', Some(b'*')) => (BOp::Pow, 2),
+        (b'*', _) => (BOp::Mul, 1),
+        (b'/', Some(b'/')) => (BOp::Concat, 2),
+        (b'/', Some(b'=')) => (BOp::Ne, 2),
+        (b'/', _) => (BOp::Div, 1),
+        (b'+', _) => (BOp::Add, 1),
+        (b'-', _) => (BOp::Sub, 1),
+        (b'=', Some(b'=')) => (BOp::Eq, 2),
+        (b'<', Some(b'=')) => (BOp::Le, 2),
+        (b'<', _) => (BOp::Lt, 1),
+        (b'>', Some(b'=')) => (BOp::Ge, 2),
+        (b'>', _) => (BOp::Gt, 1),
+        (b'.', _) => {
+            let (word, rest) = dot_word(i)?;
+            let op = match word {
+                "EQ" => BOp::Eq,
+                "NE" => BOp::Ne,
+                "LT" => BOp::Lt,
+                "LE" => BOp::Le,
+                "GT" => BOp::Gt,
+                "GE" => BOp::Ge,
+                "AND" => BOp::And,
+                "OR" => BOp::Or,
+                "EQV" => BOp::Eqv,
+                "NEQV" => BOp::Neqv,
+                _ => return None,
+            };
+            return Some((op, precedence(op), rest));
+        }
+        _ => return None,
     };
-    let (r, rest) = many0(pair(
-        alt((value(BOp::Add, char('+')), value(BOp::Sub, char('-')))),
-        mul_level,
-    ))(r)?;
-    Ok((r, fold(first, rest)))
+    Some((op, precedence(op), &i[len..]))
 }
 
-fn concat_level(i: &str) -> R<'_, SExpr> {
-    let (r, first) = add_level(i)?;
-    let (r, rest) = many0(pair(value(BOp::Concat, tag("//")), add_level))(r)?;
-    Ok((r, fold(first, rest)))
-}
-
-fn rel_op(i: &str) -> R<'_, BOp> {
-    alt((
-        value(BOp::Eq, dot_op("EQ")),
-        value(BOp::Ne, dot_op("NE")),
-        value(BOp::Le, dot_op("LE")),
-        value(BOp::Lt, dot_op("LT")),
-        value(BOp::Ge, dot_op("GE")),
-        value(BOp::Gt, dot_op("GT")),
-        value(BOp::Eq, tag("==")),
-        value(BOp::Ne, tag("/=")),
-        value(BOp::Le, tag("<=")),
-        value(BOp::Lt, tag("<")),
-        value(BOp::Ge, tag(">=")),
-        value(BOp::Gt, tag(">")),
-    ))(i)
-}
-
-fn rel_level(i: &str) -> R<'_, SExpr> {
-    let (r, l) = concat_level(i)?;
-    if let Ok((r2, op)) = rel_op(r) {
-        let (r3, rr) = concat_level(r2)?;
-        return Ok((r3, SExpr::Binary(op, Box::new(l), Box::new(rr))));
+fn precedence(op: BOp) -> u8 {
+    match op {
+        BOp::Eqv | BOp::Neqv => P_EQV,
+        BOp::Or => P_OR,
+        BOp::And => P_AND,
+        BOp::Eq | BOp::Ne | BOp::Lt | BOp::Le | BOp::Gt | BOp::Ge => P_REL,
+        BOp::Concat => P_CONCAT,
+        BOp::Add | BOp::Sub => P_ADD,
+        BOp::Mul | BOp::Div => P_MUL,
+        BOp::Pow => P_POW,
     }
-    Ok((r, l))
 }
 
-fn not_level(i: &str) -> R<'_, SExpr> {
+/// An expression of the operators of precedence `min` and tighter, by precedence climbing:
+/// one loop per call folds a left-to-right chain, and the recursion for an operator's right
+/// operand goes at most one level per precedence (a left operand is never parsed twice).
+/// `**` is right to left; relational operators do not chain (`A.LT.B.LT.C` is an error).
+fn climb(i: &str, min: u8) -> R<'_, Deep> {
+    let (mut r, (mut acc, mut level)) = prefixed(i, min)?;
+    loop {
+        let Some((op, p, after)) = binary_op(r) else {
+            return Ok((r, acc));
+        };
+        if p < min || (p == P_REL && level <= P_REL) {
+            return Ok((r, acc));
+        }
+        let rhs = if op == BOp::Pow {
+            let _depth = DepthGuard::enter(r)?;
+            climb(after, P_POW)
+        } else {
+            climb(after, p + 1)
+        };
+        let (r2, x) = match rhs {
+            Ok(v) => v,
+            // A chain leaves an operator without its operand to the caller; a relation or a
+            // power without one is an error.
+            Err(nom::Err::Error(_)) if p != P_REL && p != P_POW => return Ok((r, acc)),
+            Err(e) => return Err(e),
+        };
+        acc = binary(r, op, acc, x)?;
+        level = p;
+        r = r2;
+    }
+}
+
+/// The first operand of [`climb`] at precedence `min`, with the precedence of its own top
+/// operation: `.NOT. x` where `.NOT.` may stand, a sign (leading a sum, or before a power
+/// operand as the common extension `A*-B` has it), else a primary.
+fn prefixed(i: &str, min: u8) -> R<'_, (Deep, u8)> {
+    let b = i.as_bytes();
+    if min <= P_NOT && b.first() == Some(&b'.') && dot_op("NOT")(i).is_ok() {
+        return not_prefixed(i);
+    }
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        return sign_prefixed(i, min);
+    }
+    let (r, x) = primary(i)?;
+    Ok((r, (x, P_PRIMARY)))
+}
+
+/// `.NOT. x` (at `i`).
+#[inline(never)]
+fn not_prefixed(i: &str) -> R<'_, (Deep, u8)> {
     let _depth = DepthGuard::enter(i)?;
-    alt((
-        map(preceded(dot_op("NOT"), not_level), |e| {
-            SExpr::Unary(UOp::Not, Box::new(e))
-        }),
-        rel_level,
-    ))(i)
+    let (r, x) = climb(&i[5..], P_NOT)?;
+    Ok((r, (unary(i, UOp::Not, x)?, P_NOT)))
 }
 
-fn and_level(i: &str) -> R<'_, SExpr> {
-    let (r, first) = not_level(i)?;
-    let (r, rest) = many0(pair(value(BOp::And, dot_op("AND")), not_level))(r)?;
-    Ok((r, fold(first, rest)))
-}
-
-fn or_level(i: &str) -> R<'_, SExpr> {
-    let (r, first) = and_level(i)?;
-    let (r, rest) = many0(pair(value(BOp::Or, dot_op("OR")), and_level))(r)?;
-    Ok((r, fold(first, rest)))
+/// `+x` or `-x` (at `i`): a sum's leading sign where a sum may start, else a sign before a
+/// power operand.
+#[inline(never)]
+fn sign_prefixed(i: &str, min: u8) -> R<'_, (Deep, u8)> {
+    let (r, op) = sign(i)?;
+    let _depth = DepthGuard::enter(i)?;
+    let (operand, level) = if min <= P_ADD {
+        (P_MUL, P_ADD)
+    } else {
+        (P_POW, P_POW)
+    };
+    let (r, x) = climb(r, operand)?;
+    Ok((r, (unary(i, op, x)?, level)))
 }
 
 /// An expression (the lowest precedence level: `.EQV.` / `.NEQV.`).
 pub fn expr(i: &str) -> R<'_, SExpr> {
-    let (r, first) = or_level(i)?;
-    let (r, rest) = many0(pair(
-        alt((
-            value(BOp::Eqv, dot_op("EQV")),
-            value(BOp::Neqv, dot_op("NEQV")),
-        )),
-        or_level,
-    ))(r)?;
-    Ok((r, fold(first, rest)))
+    map(expr_d, |x| x.0)(i)
 }
 
 // ---------------------------------------------------------------- declarations
@@ -581,6 +759,20 @@ fn fail(offset: usize, expected: &str) -> Failure {
     Failure {
         offset,
         expected: expected.to_string(),
+        too_deep: false,
+    }
+}
+
+/// The failure of a parser that stopped with `e` in `rest` (which starts at byte `base`).
+fn failure(base: usize, rest: &str, what: &str, e: NomErr<'_>) -> Failure {
+    match e {
+        nom::Err::Error(e) | nom::Err::Failure(e) => Failure {
+            too_deep: e.code == nom::error::ErrorKind::TooLarge,
+            // The farthest point reached is the best location we have; `all_consuming`
+            // reports the unconsumed tail on success-with-leftovers.
+            ..fail(base + rest.len() - e.input.len(), what)
+        },
+        nom::Err::Incomplete(_) => fail(base + rest.len(), what),
     }
 }
 
@@ -591,15 +783,9 @@ fn whole<'a, T>(
     what: &str,
     p: impl FnMut(&'a str) -> R<'a, T>,
 ) -> Result<T, Failure> {
-    match all_consuming(p)(rest) {
-        Ok((_, v)) => Ok(v),
-        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
-            // The farthest point reached is the best location we have; `all_consuming`
-            // reports the unconsumed tail on success-with-leftovers.
-            Err(fail(base + rest.len() - e.input.len(), what))
-        }
-        Err(nom::Err::Incomplete(_)) => Err(fail(base + rest.len(), what)),
-    }
+    all_consuming(p)(rest)
+        .map(|(_, v)| v)
+        .map_err(|e| failure(base, rest, what, e))
 }
 
 /// The byte offset of the top-level `=` of an assignment, if the text has one.
@@ -652,7 +838,11 @@ pub fn statement(t: &str) -> Result<Stmt, Failure> {
 fn statement_at(t: &str, base: usize) -> Result<Stmt, Failure> {
     // Assignment (or statement function) first: keywords are not reserved.
     if let Some(eq) = top_level_eq(t) {
-        if let Ok(("", lhs)) = designator(&t[..eq]) {
+        let lhs = designator(&t[..eq]);
+        if let Err(e @ nom::Err::Failure(_)) = lhs {
+            return Err(failure(base, &t[..eq], "a variable or array element", e));
+        }
+        if let Ok(("", lhs)) = lhs {
             let rhs_text = &t[eq + 1..];
             if let Ok(("", rhs)) = expr(rhs_text) {
                 return Ok(Stmt::Assignment(lhs, rhs));
@@ -816,7 +1006,7 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
         .map(|(n, l)| Stmt::AssignedGoto(n, l));
     }
     if let Some(r) = rest_of!("ELSEIF(") {
-        let (r2, cond) = expr(r).map_err(|_| fail(at(r), "a condition"))?;
+        let (r2, cond) = expr(r).map_err(|e| failure(at(r), r, "a condition", e))?;
         let tail = r2.strip_prefix(')').ok_or_else(|| fail(at(r2), "`)`"))?;
         if tail != "THEN" {
             return Err(fail(at(tail), "THEN"));
@@ -824,7 +1014,7 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
         return Ok(Stmt::ElseIf(cond));
     }
     if let Some(r) = rest_of!("IF(") {
-        let (r2, cond) = expr(r).map_err(|_| fail(at(r), "a condition"))?;
+        let (r2, cond) = expr(r).map_err(|e| failure(at(r), r, "a condition", e))?;
         let tail = r2.strip_prefix(')').ok_or_else(|| fail(at(r2), "`)`"))?;
         if tail == "THEN" {
             return Ok(Stmt::BlockIf(cond));
@@ -842,7 +1032,7 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
             return Err(fail(at(tail), "a statement after IF (...)"));
         }
         let off = at(tail);
-        let _depth = DepthGuard::enter(tail).map_err(|_| fail(off, "less deeply nested IFs"))?;
+        let _depth = DepthGuard::enter(tail).map_err(|e| failure(off, tail, "", e))?;
         let inner = statement_at(tail, off)?;
         if matches!(
             inner,
@@ -867,7 +1057,7 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
         let (r1, lab) = opt(terminated(label, opt(char(','))))(r)
             .map_err(|_: nom::Err<nom::error::Error<&str>>| fail(at(r), "a DO statement"))?;
         if let Some(w) = r1.strip_prefix("WHILE(") {
-            let (r2, cond) = expr(w).map_err(|_| fail(at(w), "a condition"))?;
+            let (r2, cond) = expr(w).map_err(|e| failure(at(w), w, "a condition", e))?;
             if r2 != ")" {
                 return Err(fail(at(r2), "`)` ending the DO WHILE condition"));
             }

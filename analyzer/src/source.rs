@@ -209,6 +209,26 @@ impl Squeezer {
     }
 }
 
+/// The first line (1-based, with its text) that fixed form cannot hold: a non-comment line
+/// with something other than digits and blanks in columns 1-5 (a TAB there ends the label
+/// field), as free-form source has (`program p`, `  x = 1`). `None` for fixed-form text.
+pub fn free_form_line(text: &str) -> Option<(u32, String)> {
+    for (i, line) in text.lines().enumerate() {
+        if is_comment(line) {
+            continue;
+        }
+        let field = line.split('\t').next().unwrap_or("");
+        let field: String = field.chars().take(5).collect();
+        if field
+            .chars()
+            .any(|c| !c.is_ascii_digit() && !c.is_whitespace())
+        {
+            return Some((i as u32 + 1, line.to_string()));
+        }
+    }
+    None
+}
+
 /// Read fixed-form text into statements. `line_length` is 72 (standard) or longer.
 pub fn split(path: &str, file: usize, text: &str, line_length: usize) -> SourceFile {
     let lines: Vec<String> = text

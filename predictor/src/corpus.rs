@@ -61,6 +61,9 @@ pub struct ProgramSpec {
     pub args: Vec<String>,
     /// Compiler flags the program needs beyond the system's (e.g. `-fallow-argument-mismatch`).
     pub flags: Vec<String>,
+    /// Skip statements that cannot be parsed (counted as uncharacterized) instead of
+    /// refusing the program (`--keep-going`).
+    pub keep_going: bool,
     /// Working directory of its runs (the manifest's folder, so input files are found).
     pub dir: Option<PathBuf>,
 }
@@ -79,6 +82,7 @@ impl ProgramSpec {
             stdin: None,
             args: Vec::new(),
             flags: Vec::new(),
+            keep_going: false,
             dir: None,
         }
     }
@@ -164,6 +168,7 @@ pub fn load_manifest(path: &Path) -> Result<Vec<ProgramSpec>, ManifestError> {
                 set: Some(e.set.clone()),
                 args: e.args.clone(),
                 flags: e.flags.clone(),
+                keep_going: false,
                 dir: Some(base.clone()),
             })
         })

@@ -486,6 +486,7 @@ pub(crate) fn analyze_for(
             simulate_branches: true,
             program_name: Some(program.name.clone()),
             program_flags: program.flags.clone(),
+            refuse_skipped: !program.keep_going,
             ..AnalyzeOptions::default()
         },
         &compiler,

@@ -1,7 +1,7 @@
 //! `opcost analyze`: static and dynamic operation counts of a Fortran 77 program (Saavedra-Barrera
 //! section 5).
 
-use analyzer::{AnalyzeOptions, RunSpec, Severity};
+use analyzer::{AnalyzeOptions, RunSpec};
 use anyhow::{bail, Context, Result};
 use harness::Compiler;
 use std::path::PathBuf;
@@ -74,6 +74,10 @@ pub struct Args {
     /// where such IFs are hot (predict and validate on source files always do this)
     #[arg(long, requires = "dynamic")]
     branches: bool,
+    /// Go on when statements cannot be parsed: skip them (each listed, counted as
+    /// uncharacterized) instead of failing
+    #[arg(long)]
+    keep_going: bool,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -100,6 +104,7 @@ pub fn run(a: Args) -> Result<()> {
             .as_deref()
             .map(Compiler::split_flags)
             .unwrap_or_default(),
+        refuse_skipped: !a.keep_going,
     };
     let analysis = if a.dynamic {
         let compiler = Compiler::find(Some(&a.compiler), &Compiler::split_flags(&a.flags))?;
@@ -155,12 +160,6 @@ fn report(a: &Args, analysis: &analyzer::Analysis) -> Result<()> {
             "warning: {skipped} statement(s) could not be parsed and were skipped (listed above)"
         );
     }
-    let errors = analysis
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    let _ = errors;
     let text = analyzer::report::text_report(&analysis.stats);
     crate::say_raw!("{text}");
     if let Some(j) = &a.json {

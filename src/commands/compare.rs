@@ -211,6 +211,7 @@ pub fn run(a: Args) -> Result<()> {
                 None,
                 Duration::from_secs(600),
                 &[],
+                true,
             )?;
             let m: Vec<Option<f64>> = measured
                 .iter()

@@ -49,6 +49,10 @@ pub struct Args {
     /// Write the breakdown as Markdown ("-" for stdout)
     #[arg(long, value_name = "FILE")]
     markdown: Option<String>,
+    /// Go on when statements of the sources cannot be parsed: skip them (each listed,
+    /// counted as uncharacterized) instead of failing
+    #[arg(long)]
+    keep_going: bool,
 }
 
 /// Program statistics from a ProgramStats file, or by analyzing sources dynamically with the
@@ -60,6 +64,7 @@ pub fn program_stats(
     stdin: Option<&Path>,
     time_limit: Duration,
     program_flags: &[String],
+    keep_going: bool,
 ) -> Result<ProgramStats> {
     if files.len() == 1 && files[0].extension().is_some_and(|e| e == "json") {
         let text = std::fs::read_to_string(&files[0])
@@ -73,6 +78,7 @@ pub fn program_stats(
         &analyzer::AnalyzeOptions {
             simulate_branches: true,
             program_flags: program_flags.to_vec(),
+            refuse_skipped: !keep_going,
             ..analyzer::AnalyzeOptions::default()
         },
         &compiler,
@@ -114,6 +120,7 @@ pub fn run(a: Args) -> Result<()> {
             .as_deref()
             .map(harness::Compiler::split_flags)
             .unwrap_or_default(),
+        a.keep_going,
     )?;
     let p = predictor::predict_program(&stats, &machine)?;
     print_part(&p.total, true);

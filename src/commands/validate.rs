@@ -105,6 +105,10 @@ pub struct Args {
     /// corpus validation of one system), each figure the median over them
     #[arg(long, value_name = "VALIDATION.json", num_args = 1.., conflicts_with_all = ["machine", "against", "manifest"])]
     combine: Vec<PathBuf>,
+    /// Go on when statements of a program cannot be parsed: skip them (each listed, counted
+    /// as uncharacterized) instead of failing that program
+    #[arg(long)]
+    keep_going: bool,
 }
 
 /// The sample programs: `fortran-samples/` here, else the one beside the sources opcost was
@@ -148,6 +152,9 @@ fn programs(a: &Args) -> Result<Vec<ProgramSpec>> {
         bail!("--set chooses programs of a manifest; give --manifest (e.g. corpus/manifest.toml)");
     }
     specs.extend(predictor::corpus::select(&a.manifest, &a.set)?);
+    for s in &mut specs {
+        s.keep_going = a.keep_going;
+    }
     if specs.is_empty() {
         bail!("no programs to validate");
     }
