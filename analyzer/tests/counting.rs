@@ -213,7 +213,7 @@ fn constant_streams_into_large_arrays_are_counted_per_store() {
     std::fs::write(&p, src).unwrap();
     let compiler = Compiler::find(None, &["-O0".to_string()]).expect("gfortran");
     let a = analyze_dynamic(
-        &[p.clone()],
+        std::slice::from_ref(&p),
         &AnalyzeOptions::default(),
         &compiler,
         &RunSpec::default(),
