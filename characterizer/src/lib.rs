@@ -528,7 +528,7 @@ pub fn host_speed(
     }
     let values: Vec<f64> = ratios.iter().map(|r| r.1).collect();
     Ok(HostSpeed {
-        ratio: stats::median(&values),
+        ratio: model::stats::median(&values),
         ratios,
     })
 }
