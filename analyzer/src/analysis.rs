@@ -1175,13 +1175,13 @@ fn do_statement(
     s: &Stmt,
     at: At,
 ) {
-    let (label, unit_var, it, tests) = match s {
+    let (label, unit_var, it, while_loop) = match s {
         Stmt::Do(label, ctl) => {
             let unit = do_unit_step(lw, ctl);
             let it = rules::count_do_iteration(unit);
-            (label, unit.then(|| ctl.var.clone()), it, None)
+            (label, unit.then(|| ctl.var.clone()), it, false)
         }
-        Stmt::DoWhile(label, _) => (label, None, rules::count_do_while_iteration(), Some(())),
+        Stmt::DoWhile(label, _) => (label, None, rules::count_do_while_iteration(), true),
         _ => unreachable!("a DO statement"),
     };
     b.dos.push(OpenDo {
@@ -1195,7 +1195,7 @@ fn do_statement(
     info.static_counts += &it;
     // A DO WHILE tests its condition on entry and before each iteration.
     let mut mult = at.block.clone();
-    if tests.is_some() {
+    if while_loop {
         mult.push((1, iter));
     }
     info.parts.push(Part {
