@@ -232,7 +232,7 @@ fn overhead(files: &[PathBuf]) {
             .collect();
         let fastest = |k: usize| rounds.iter().map(|r| r[k]).fold(f64::INFINITY, f64::min);
         let ratio = |k: usize| {
-            model::estimate::median(&rounds.iter().map(|r| r[k] / r[0]).collect::<Vec<_>>())
+            model::stats::median(&rounds.iter().map(|r| r[k] / r[0]).collect::<Vec<_>>())
         };
         println!(
             "{:<12} {:>8.3} {:>8.3} {:>10.3} {:>8.3} {:>9.3} {:>11.3} {:>7.3}",

@@ -578,143 +578,125 @@ pub fn collect_words(words: &mut HashSet<String>, text: &str) {
 
 /// Analyze the unit starting at statement `start` of file `fi`; returns the index after it.
 fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
-    let unit_idx = prog.units.len();
     let first_stmt = prog.stmts.len();
+    let ParsedUnit {
+        parsed,
+        sym,
+        kind,
+        name,
+        labels,
+        decl_at,
+        next,
+    } = read_unit(prog, fi, start);
+    let mut lw = Lower::new(&sym);
+    let unit = UnitContext {
+        fi,
+        unit: prog.units.len(),
+        kind,
+        jumps: Jumps::of(prog, fi, &parsed, first_stmt),
+    };
+    let mut blocks = Blocks::default();
+    for (src, s) in parsed {
+        count_statement(prog, &unit, &mut lw, &mut blocks, src, s);
+    }
     let path = prog.files[fi].path.clone();
-    let mut sym = Symbols::default();
-    let mut kind = UnitKind::Main;
-    let mut uname = String::new();
-    let mut labels = HashSet::new();
-    let mut decl_at: Option<usize> = None;
-    let mut in_spec = true;
-    let mut parsed: Vec<(usize, Option<Stmt>)> = Vec::new();
-    let n = prog.files[fi].statements.len();
-    let mut k = start;
+    for w in std::mem::take(&mut lw.warnings)
+        .into_iter()
+        .collect::<HashSet<_>>()
+    {
+        prog.diagnostics.push(Diagnostic::warning(
+            &path,
+            0,
+            0,
+            &format!("in {name}: {w}"),
+            "",
+        ));
+    }
+    let end = prog.stmts.len();
+    resolve_placeholders(prog, blocks.pending, first_stmt..end);
+    find_trip_counts(prog, &mut lw, first_stmt, end);
+    prog.units.push(UnitInfo {
+        name,
+        kind,
+        file: fi,
+        first: first_stmt,
+        end,
+        decl_at: decl_at.unwrap_or(end.saturating_sub(1)),
+        labels,
+        local_names: local_names(&sym),
+    });
+    next
+}
 
-    // Pass 1: parse, build the symbol table.
-    while k < n {
+/// The names a unit's generated statements must not reuse: its arrays, dummies, COMMON
+/// variables and statement functions, and the names in statement-function bodies.
+fn local_names(sym: &Symbols) -> HashSet<String> {
+    sym.names
+        .iter()
+        .filter(|(_, v)| {
+            v.rank.is_some() || v.dummy || v.common.is_some() || v.statement_function.is_some()
+        })
+        .map(|(n, _)| n.clone())
+        .chain(
+            sym.names
+                .values()
+                .filter_map(|v| {
+                    let (_, body) = v.statement_function.as_ref()?;
+                    let mut names = HashSet::new();
+                    sexpr_names(body, &mut names);
+                    Some(names)
+                })
+                .flatten(),
+        )
+        .collect()
+}
+
+/// A unit after pass 1: its statements parsed (source index, statement or None when it does
+/// not parse) and what its declarations say.
+struct ParsedUnit {
+    parsed: Vec<(usize, Option<Stmt>)>,
+    sym: Symbols,
+    kind: UnitKind,
+    name: String,
+    labels: HashSet<u32>,
+    /// Where declarations of generated variables go (index in `prog.stmts`).
+    decl_at: Option<usize>,
+    /// The statement after the unit's END.
+    next: usize,
+}
+
+/// Pass 1: parse the unit starting at statement `start` of file `fi` and build its symbol table.
+fn read_unit(prog: &mut Program, fi: usize, start: usize) -> ParsedUnit {
+    let first_stmt = prog.stmts.len();
+    let mut u = ParsedUnit {
+        parsed: Vec::new(),
+        sym: Symbols::default(),
+        kind: UnitKind::Main,
+        name: String::new(),
+        labels: HashSet::new(),
+        decl_at: None,
+        next: start,
+    };
+    let mut in_spec = true;
+    let n = prog.files[fi].statements.len();
+    while u.next < n {
+        let k = u.next;
         let st = &prog.files[fi].statements[k];
         if let Some(l) = st.label {
-            labels.insert(l);
+            u.labels.insert(l);
         }
-        let result = parse::statement(&st.text);
-        let s = match result {
-            Ok(s) => Some(s),
-            Err(f) => {
-                let (line, col) = st.position(f.offset);
-                prog.diagnostics.push(Diagnostic::error(
-                    &path,
-                    line,
-                    col,
-                    &format!("{}; skipped", f.message()),
-                    &prog.files[fi].lines[st.first_line() as usize],
-                ));
-                prog.skipped += 1;
-                None
-            }
-        };
-        let idx_here = parsed.len();
-        if let Some(Stmt::NoCost("INCLUDE")) = &s {
-            prog.diagnostics.push(Diagnostic::warning(
-                &path,
-                st.first_line() + 1,
-                7,
-                "INCLUDE is not followed: declarations in the included file (COMMON, types) are not seen, so counts may use implicit types and local storage",
-                &prog.files[fi].lines[st.first_line() as usize],
-            ));
-        }
+        let exec_if_unparsed = unparsed_is_executable(&st.text);
+        let mut s = parse_statement(prog, fi, k);
         if let Some(s) = &s {
-            match s {
-                Stmt::Program(nm) => {
-                    uname = nm.clone();
-                }
-                Stmt::Subroutine(nm, d) | Stmt::Function(_, nm, d) => {
-                    kind = if matches!(s, Stmt::Subroutine(..)) {
-                        UnitKind::Subroutine
-                    } else {
-                        UnitKind::Function
-                    };
-                    uname = nm.clone();
-                    for a in d {
-                        sym.entry(a).dummy = true;
-                    }
-                    if let Stmt::Function(Some(t), nm, _) = s {
-                        sym.declare_type(nm, *t);
-                    }
-                }
-                Stmt::BlockData(nm) => {
-                    kind = UnitKind::BlockData;
-                    uname = nm.clone().unwrap_or_else(|| "BLOCK DATA".into());
-                }
-                Stmt::Entry(_, d) => {
-                    for a in d {
-                        sym.entry(a).dummy = true;
-                    }
-                }
-                Stmt::TypeDecl(t, ents) => {
-                    for e in ents {
-                        sym.declare_type(&e.name, *t);
-                        if let Some(d) = &e.dims {
-                            sym.declare_dims(&e.name, d);
-                        }
-                    }
-                }
-                Stmt::Dimension(ents) => {
-                    for e in ents {
-                        if let Some(d) = &e.dims {
-                            sym.declare_dims(&e.name, d);
-                        }
-                    }
-                }
-                Stmt::Common(blocks) => {
-                    for (b, ents) in blocks {
-                        for e in ents {
-                            sym.entry(&e.name).common = Some(b.clone());
-                            if let Some(d) = &e.dims {
-                                sym.declare_dims(&e.name, d);
-                            }
-                        }
-                    }
-                }
-                Stmt::Parameter(list) => {
-                    for (nm, v) in list {
-                        sym.entry(nm).parameter = Some(v.clone());
-                    }
-                }
-                Stmt::Implicit(imp) => sym.apply_implicit(imp),
-                Stmt::External(ns) => {
-                    for nm in ns {
-                        sym.entry(nm).external = true;
-                    }
-                }
-                Stmt::Intrinsic(ns) => {
-                    for nm in ns {
-                        sym.entry(nm).intrinsic = true;
-                    }
-                }
-                _ => {}
-            }
+            u.declare(s);
         }
         // Statement function definitions: `F(A,B) = expr` before the first executable.
-        let mut s = s;
-        if let Some(Stmt::Assignment(SExpr::Apply(nm, args), body)) = &s {
-            let plain_args: Option<Vec<String>> = args
-                .iter()
-                .map(|a| match a {
-                    Arg::Expr(SExpr::Name(d)) => Some(d.clone()),
-                    _ => None,
-                })
-                .collect();
-            if in_spec && !sym.is_array(nm) {
-                if let Some(d) = plain_args {
-                    sym.entry(nm).statement_function = Some((d, body.clone()));
-                    s = Some(Stmt::NoCost("statement function"));
-                }
-            }
+        if in_spec && u.statement_function(&s) {
+            s = Some(Stmt::NoCost("statement function"));
         }
         let exec = match &s {
             Some(s) => is_executable(s),
-            None => unparsed_is_executable(&st.text),
+            None => exec_if_unparsed,
         };
         let decl_candidate = match &s {
             Some(Stmt::NoCost(k)) => *k == "DATA" || *k == "statement function",
@@ -722,92 +704,240 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
             Some(other) => exec && !matches!(other, Stmt::Format),
             None => exec,
         };
-        if decl_candidate && decl_at.is_none() {
-            decl_at = Some(first_stmt + idx_here);
+        if decl_candidate && u.decl_at.is_none() {
+            u.decl_at = Some(first_stmt + u.parsed.len());
         }
         if exec && !matches!(s, Some(Stmt::End)) {
             in_spec = false;
         }
         let is_end = matches!(s, Some(Stmt::End));
-        parsed.push((k, s));
-        k += 1;
+        u.parsed.push((k, s));
+        u.next += 1;
         if is_end {
             break;
         }
     }
-    if uname.is_empty() {
-        uname = match kind {
+    if u.name.is_empty() {
+        u.name = match u.kind {
             UnitKind::Main => "MAIN".into(),
             _ => "?".into(),
         };
     }
+    u
+}
 
-    // Pass 2: lower and count; build blocks and probes.
-    let mut lw = Lower {
-        sym: &sym,
-        subst: Vec::new(),
-        active: Vec::new(),
-        warnings: Vec::new(),
-        assigned: None,
-        called: None,
-        branch_miss: None,
-        branch_on_array: false,
-        loop_var: None,
+/// Parse statement `k` of file `fi`: None (with an error) when it does not parse; a warning
+/// for an INCLUDE, which is not followed.
+fn parse_statement(prog: &mut Program, fi: usize, k: usize) -> Option<Stmt> {
+    let file = &prog.files[fi];
+    let st = &file.statements[k];
+    let s = match parse::statement(&st.text) {
+        Ok(s) => Some(s),
+        Err(f) => {
+            let (line, col) = st.position(f.offset);
+            prog.diagnostics.push(Diagnostic::error(
+                &file.path,
+                line,
+                col,
+                &format!("{}; skipped", f.message()),
+                &file.lines[st.first_line() as usize],
+            ));
+            prog.skipped += 1;
+            None
+        }
     };
-    // Labels that end labeled DO loops (their terminal statements).
-    let do_terminals: HashSet<u32> = parsed
-        .iter()
-        .filter_map(|(_, s)| match s {
-            Some(Stmt::Do(Some(l), _)) | Some(Stmt::DoWhile(Some(l), _)) => Some(*l),
-            _ => None,
-        })
-        .collect();
-    // Labels something may jump to; an I/O statement with ERR=/END= may jump to any.
-    let mut targets = HashSet::new();
-    let mut any_label_is_target = false;
-    // Label -> the statements (indices in `prog.stmts`) that may jump to it.
-    let mut jumpers: HashMap<u32, Vec<usize>> = HashMap::new();
-    // Labels reached by other jumps than `IF (...) GO TO label` (whose jumps the IF's
-    // consequent counter counts).
-    let mut other_jumps: HashSet<u32> = HashSet::new();
-    for (pos, (src, s)) in parsed.iter().enumerate() {
-        if let Some(s) = s {
+    if let Some(Stmt::NoCost("INCLUDE")) = &s {
+        prog.diagnostics.push(Diagnostic::warning(
+            &file.path,
+            st.first_line() + 1,
+            7,
+            "INCLUDE is not followed: declarations in the included file (COMMON, types) are not seen, so counts may use implicit types and local storage",
+            &file.lines[st.first_line() as usize],
+        ));
+    }
+    s
+}
+
+impl ParsedUnit {
+    /// Record what a unit header or a specification statement says.
+    fn declare(&mut self, s: &Stmt) {
+        let sym = &mut self.sym;
+        match s {
+            Stmt::Program(nm) => self.name = nm.clone(),
+            Stmt::Subroutine(nm, d) | Stmt::Function(_, nm, d) => {
+                self.kind = if matches!(s, Stmt::Subroutine(..)) {
+                    UnitKind::Subroutine
+                } else {
+                    UnitKind::Function
+                };
+                self.name = nm.clone();
+                for a in d {
+                    sym.entry(a).dummy = true;
+                }
+                if let Stmt::Function(Some(t), nm, _) = s {
+                    sym.declare_type(nm, *t);
+                }
+            }
+            Stmt::BlockData(nm) => {
+                self.kind = UnitKind::BlockData;
+                self.name = nm.clone().unwrap_or_else(|| "BLOCK DATA".into());
+            }
+            Stmt::Entry(_, d) => {
+                for a in d {
+                    sym.entry(a).dummy = true;
+                }
+            }
+            Stmt::TypeDecl(t, ents) => {
+                for e in ents {
+                    sym.declare_type(&e.name, *t);
+                    if let Some(d) = &e.dims {
+                        sym.declare_dims(&e.name, d);
+                    }
+                }
+            }
+            Stmt::Dimension(ents) => {
+                for e in ents {
+                    if let Some(d) = &e.dims {
+                        sym.declare_dims(&e.name, d);
+                    }
+                }
+            }
+            Stmt::Common(blocks) => {
+                for (b, ents) in blocks {
+                    for e in ents {
+                        sym.entry(&e.name).common = Some(b.clone());
+                        if let Some(d) = &e.dims {
+                            sym.declare_dims(&e.name, d);
+                        }
+                    }
+                }
+            }
+            Stmt::Parameter(list) => {
+                for (nm, v) in list {
+                    sym.entry(nm).parameter = Some(v.clone());
+                }
+            }
+            Stmt::Implicit(imp) => sym.apply_implicit(imp),
+            Stmt::External(ns) => {
+                for nm in ns {
+                    sym.entry(nm).external = true;
+                }
+            }
+            Stmt::Intrinsic(ns) => {
+                for nm in ns {
+                    sym.entry(nm).intrinsic = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Is `s` (in the specification part) the definition `F(A,B) = expr` of a statement
+    /// function? Then it is recorded as one.
+    fn statement_function(&mut self, s: &Option<Stmt>) -> bool {
+        let Some(Stmt::Assignment(SExpr::Apply(nm, args), body)) = s else {
+            return false;
+        };
+        let plain_args: Option<Vec<String>> = args
+            .iter()
+            .map(|a| match a {
+                Arg::Expr(SExpr::Name(d)) => Some(d.clone()),
+                _ => None,
+            })
+            .collect();
+        match plain_args {
+            Some(d) if !self.sym.is_array(nm) => {
+                self.sym.entry(nm).statement_function = Some((d, body.clone()));
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<'a> Lower<'a> {
+    fn new(sym: &'a Symbols) -> Self {
+        Lower {
+            sym,
+            subst: Vec::new(),
+            active: Vec::new(),
+            warnings: Vec::new(),
+            assigned: None,
+            called: None,
+            branch_miss: None,
+            branch_on_array: false,
+            loop_var: None,
+        }
+    }
+}
+
+/// Where control can arrive in a unit: its labels and the statements that jump to them.
+struct Jumps {
+    /// Labels that end labeled DO loops (their terminal statements).
+    do_terminals: HashSet<u32>,
+    /// Labels something may jump to.
+    targets: HashSet<u32>,
+    /// An I/O statement with ERR=/END= or an unparsed statement may jump to any label.
+    any_label_is_target: bool,
+    /// Label -> the statements (indices in `prog.stmts`) that may jump to it.
+    jumpers: HashMap<u32, Vec<usize>>,
+    /// Labels reached by other jumps than `IF (...) GO TO label` (whose jumps the IF's
+    /// consequent counter counts).
+    other_jumps: HashSet<u32>,
+}
+
+impl Jumps {
+    /// The jumps of `parsed`, a unit whose first statement will be `prog.stmts[first_stmt]`.
+    fn of(prog: &Program, fi: usize, parsed: &[(usize, Option<Stmt>)], first_stmt: usize) -> Self {
+        let mut j = Jumps {
+            do_terminals: parsed
+                .iter()
+                .filter_map(|(_, s)| match s {
+                    Some(Stmt::Do(Some(l), _)) | Some(Stmt::DoWhile(Some(l), _)) => Some(*l),
+                    _ => None,
+                })
+                .collect(),
+            targets: HashSet::new(),
+            any_label_is_target: false,
+            jumpers: HashMap::new(),
+            other_jumps: HashSet::new(),
+        };
+        for (pos, (src, s)) in parsed.iter().enumerate() {
+            let Some(s) = s else {
+                // An unparsed statement may jump anywhere.
+                j.any_label_is_target = true;
+                continue;
+            };
             let mut t = HashSet::new();
             jump_targets(s, &mut t);
             for l in t {
-                jumpers.entry(l).or_default().push(first_stmt + pos);
+                j.jumpers.entry(l).or_default().push(first_stmt + pos);
                 if !matches!(s, Stmt::LogicalIf(_, inner, _) if **inner == Stmt::Goto(l)) {
-                    other_jumps.insert(l);
+                    j.other_jumps.insert(l);
                 }
             }
-            jump_targets(s, &mut targets);
+            jump_targets(s, &mut j.targets);
             if matches!(s, Stmt::Io(..)) && io_may_jump(&prog.files[fi].statements[*src].text) {
-                any_label_is_target = true;
+                j.any_label_is_target = true;
             }
-        } else {
-            // An unparsed statement may jump anywhere.
-            any_label_is_target = true;
         }
+        j
     }
-    let is_target = |l: u32| any_label_is_target || targets.contains(&l);
-    let mut cur: Option<usize> = None;
-    // The fall-through of a logical IF whose consequent always jumps runs (block - taken)
-    // times: no counter needed. Such derived blocks get ids counted down from usize::MAX.
-    let mut cur_mult: Option<Mult> = None;
-    let mut need_new = true;
-    // Open block IF constructs and DO loops.
-    let mut ifs: Vec<OpenIf> = Vec::new();
-    let mut dos: Vec<OpenDo> = Vec::new();
-    // Control enters statements `range` only at its first statement, from outside, and
-    // leaves only by falling off its end: then the statement after it runs as often as the
-    // first (a block IF construct or a DO loop), and needs no counter of its own.
-    let single_entry_exit = |prog: &Program, range: std::ops::RangeInclusive<usize>| {
+
+    fn is_target(&self, l: u32) -> bool {
+        self.any_label_is_target || self.targets.contains(&l)
+    }
+
+    /// Control enters statements `range` only at its first statement, from outside, and
+    /// leaves only by falling off its end: then the statement after it runs as often as the
+    /// first (a block IF construct or a DO loop), and needs no counter of its own.
+    fn single_entry_exit(&self, prog: &Program, range: std::ops::RangeInclusive<usize>) -> bool {
         let first = *range.start();
-        !any_label_is_target
+        !self.any_label_is_target
             && !may_exit(prog, range.clone())
             && range.clone().all(|k| {
                 prog.statement(k).label.is_none_or(|l| {
-                    jumpers.get(&l).is_none_or(|from| {
+                    self.jumpers.get(&l).is_none_or(|from| {
                         from.iter().all(|f| {
                             if k == first {
                                 !range.contains(f)
@@ -818,329 +948,378 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
                     })
                 })
             })
-    };
-    // Blocks at labels reached only by `IF (...) GO TO label` and by falling in: their count
-    // is the fall-in's plus the IFs' consequents, known once the unit is read. Until then
-    // their mult is a placeholder id: (placeholder, fall-in mult, jumping IFs).
-    let mut pending: Vec<(usize, Mult, Vec<usize>)> = Vec::new();
-    // Whether the previous executable statement never falls through.
-    let mut after_jump = false;
-    for (src, s) in parsed {
-        let sidx = prog.stmts.len();
-        let st = &prog.files[fi].statements[src];
-        let label = st.label;
-        let mut info = StmtInfo {
-            file: fi,
-            src,
-            unit: unit_idx,
-            executable: s.as_ref().is_some_and(is_executable),
-            stmt: None,
-            parts: Vec::new(),
-            static_counts: OpCounts::new(),
-            exec: None,
-            consequent: None,
-            do_terminal: label.is_some_and(|l| do_terminals.contains(&l)),
-            block: None,
-            assignment: None,
-            call: None,
-            branch_miss: None,
-            branch_on_array: false,
+    }
+}
+
+/// What pass 2 knows of the unit it walks.
+struct UnitContext {
+    fi: usize,
+    /// The unit's index in `prog.units`.
+    unit: usize,
+    kind: UnitKind,
+    jumps: Jumps,
+}
+
+/// The counting block of the statements being walked, and the constructs open around them.
+#[derive(Default)]
+struct Blocks {
+    /// The current block's probe (or a placeholder or derived id).
+    cur: Option<usize>,
+    /// The fall-through of a logical IF whose consequent always jumps runs (block - taken)
+    /// times: no counter needed. Such derived blocks get ids counted down from usize::MAX.
+    cur_mult: Option<Mult>,
+    /// The next placeable statement starts a block with its own counter.
+    need_new: bool,
+    ifs: Vec<OpenIf>,
+    dos: Vec<OpenDo>,
+    /// Blocks at labels reached only by `IF (...) GO TO label` and by falling in: their count
+    /// is the fall-in's plus the IFs' consequents, known once the unit is read. Until then
+    /// their mult is a placeholder id: (placeholder, fall-in mult, jumping IFs).
+    pending: Vec<(usize, Mult, Vec<usize>)>,
+    /// Whether the previous executable statement never falls through.
+    after_jump: bool,
+}
+
+impl Blocks {
+    /// The current block is counted by probe `p`.
+    fn counted(&mut self, p: usize) {
+        self.cur = Some(p);
+        self.cur_mult = None;
+        self.need_new = false;
+    }
+
+    /// The block after statement `sidx` runs `mult` times: derived, no counter.
+    fn derived(&mut self, sidx: usize, mult: Mult) {
+        self.cur = Some(usize::MAX - sidx);
+        self.cur_mult = Some(mult);
+        self.need_new = false;
+    }
+
+    /// How often the current block runs.
+    fn mult(&self) -> Mult {
+        self.cur_mult
+            .clone()
+            .unwrap_or_else(|| self.cur.map(one).unwrap_or_default())
+    }
+
+    /// Start a block at statement `sidx` when it needs one: a placeholder for a label reached
+    /// only by conditional GO TOs and falling in, else a counter before it.
+    fn enter(
+        &mut self,
+        prog: &mut Program,
+        jumps: &Jumps,
+        label: Option<u32>,
+        sidx: usize,
+        do_terminal: bool,
+    ) {
+        // The fall-in's count, when this statement starts a block reached only by
+        // conditional GO TOs and falling in.
+        let fall_in = match label {
+            Some(l)
+                if jumps.is_target(l)
+                    && !jumps.any_label_is_target
+                    && !jumps.other_jumps.contains(&l)
+                    && !do_terminal =>
+            {
+                if self.after_jump {
+                    Some(Vec::new())
+                } else if !self.need_new {
+                    self.cur_mult.clone().or_else(|| self.cur.map(one))
+                } else {
+                    None
+                }
+            }
+            _ => None,
         };
-        let Some(s) = s else {
-            prog.stmts.push(info);
-            continue;
-        };
-        if info.executable && kind != UnitKind::BlockData {
-            // A DO loop's terminal CONTINUE costs nothing: no counter, so the DO statement
-            // need not be relabeled in the instrumented copy.
-            let placeable =
-                probe_placeable(&s) && !(info.do_terminal && matches!(s, Stmt::Continue));
-            // The fall-in's count, when this statement starts a block reached only by
-            // conditional GO TOs and falling in.
-            let fall_in = match label {
-                Some(l)
-                    if is_target(l)
-                        && !any_label_is_target
-                        && !other_jumps.contains(&l)
-                        && !info.do_terminal =>
-                {
-                    if after_jump {
-                        Some(Vec::new())
-                    } else if !need_new {
-                        cur_mult.clone().or_else(|| cur.map(one))
-                    } else {
-                        None
-                    }
-                }
-                _ => None,
-            };
-            if let (true, Some(fall), Some(l)) = (placeable, fall_in, label) {
-                let placeholder = usize::MAX / 2 - sidx;
-                pending.push((placeholder, fall, jumpers[&l].clone()));
-                cur = Some(placeholder);
-                cur_mult = Some(one(placeholder));
-                need_new = false;
-            } else if placeable && (need_new || label.is_some_and(is_target) || cur.is_none()) {
-                prog.probes.push(Probe::Before(sidx));
-                cur = Some(prog.probes.len() - 1);
-                cur_mult = None;
-                need_new = false;
-            }
-            if placeable {
-                info.block = cur;
-            }
-            let block = cur_mult
-                .clone()
-                .unwrap_or_else(|| cur.map(one).unwrap_or_default());
-            lw.assigned = None;
-            lw.called = None;
-            lw.branch_miss = None;
-            lw.branch_on_array = false;
-            lw.loop_var = dos.last().and_then(|d| d.unit_var.clone());
-            let own = counts_of(&mut lw, &s);
-            info.assignment = lw.assigned.take();
-            info.call = lw.called.take();
-            info.branch_miss = lw.branch_miss;
-            info.branch_on_array = lw.branch_on_array;
-            info.static_counts += &own;
-            match &s {
-                Stmt::Do(label, ctl) => {
-                    let unit = do_unit_step(&mut lw, ctl);
-                    dos.push(OpenDo {
-                        label: *label,
-                        start: sidx,
-                        entry: block.clone(),
-                        unit_var: unit.then(|| ctl.var.clone()),
-                    });
-                    prog.probes.push(Probe::After(sidx));
-                    let iter = prog.probes.len() - 1;
-                    let it = rules::count_do_iteration(unit);
-                    info.static_counts += &it;
-                    info.parts.push(Part {
-                        counts: own,
-                        mult: block.clone(),
-                    });
-                    info.parts.push(Part {
-                        counts: it,
-                        mult: one(iter),
-                    });
-                    info.exec = Some(block);
-                    cur = Some(iter);
-                    cur_mult = None;
-                    need_new = false;
-                }
-                Stmt::DoWhile(label, _) => {
-                    dos.push(OpenDo {
-                        label: *label,
-                        start: sidx,
-                        entry: block.clone(),
-                        unit_var: None,
-                    });
-                    prog.probes.push(Probe::After(sidx));
-                    let iter = prog.probes.len() - 1;
-                    let it = rules::count_do_while_iteration();
-                    info.static_counts += &it;
-                    let mut tests = block.clone();
-                    tests.push((1, iter));
-                    info.parts.push(Part {
-                        counts: own,
-                        mult: tests,
-                    });
-                    info.parts.push(Part {
-                        counts: it,
-                        mult: one(iter),
-                    });
-                    info.exec = Some(block);
-                    cur = Some(iter);
-                    cur_mult = None;
-                    need_new = false;
-                }
-                Stmt::LogicalIf(_, inner, _) => {
-                    prog.probes.push(Probe::Consequent(sidx));
-                    let cq = prog.probes.len() - 1;
-                    let inner_counts = counts_of(&mut lw, inner);
-                    info.assignment = lw.assigned.take();
-                    info.call = lw.called.take();
-                    info.static_counts += &inner_counts;
-                    info.parts.push(Part {
-                        counts: own,
-                        mult: block.clone(),
-                    });
-                    info.parts.push(Part {
-                        counts: inner_counts,
-                        mult: one(cq),
-                    });
-                    let jumps = matches!(
-                        **inner,
-                        Stmt::Goto(_)
-                            | Stmt::AssignedGoto(..)
-                            | Stmt::ArithIf(..)
-                            | Stmt::Return(_)
-                            | Stmt::Stop
-                    );
-                    if jumps && !info.do_terminal {
-                        cur_mult = Some(sub(&block, &one(cq)));
-                        cur = Some(usize::MAX - sidx);
-                        need_new = false;
-                    } else {
-                        need_new = ends_block(&s, &st.text) || info.do_terminal;
-                    }
-                    info.exec = Some(block);
-                    info.consequent = Some(one(cq));
-                }
-                Stmt::BlockIf(_) => {
-                    prog.probes.push(Probe::After(sidx));
-                    let taken = prog.probes.len() - 1;
-                    info.parts.push(Part {
-                        counts: own,
-                        mult: block.clone(),
-                    });
-                    info.exec = Some(block.clone());
-                    ifs.push(OpenIf {
-                        tests: block.clone(),
-                        last: Some(taken),
-                        entry: block,
-                        start: sidx,
-                    });
-                    cur = Some(taken);
-                    cur_mult = None;
-                    need_new = false;
-                }
-                Stmt::ElseIf(_) | Stmt::Else => {
-                    let tests = match ifs.last() {
-                        Some(OpenIf {
-                            tests: t,
-                            last: Some(prev),
-                            ..
-                        }) => sub(t, &one(*prev)),
-                        Some(OpenIf { tests: t, .. }) => t.clone(),
-                        None => {
-                            prog.diagnostics.push(Diagnostic::warning(
-                                &path,
-                                st.first_line() + 1,
-                                7,
-                                "ELSE without IF ... THEN",
-                                &prog.files[fi].lines[st.first_line() as usize],
-                            ));
-                            Vec::new()
-                        }
-                    };
-                    if matches!(s, Stmt::ElseIf(_)) {
-                        prog.probes.push(Probe::After(sidx));
-                        let taken = prog.probes.len() - 1;
-                        info.parts.push(Part {
-                            counts: own,
-                            mult: tests.clone(),
-                        });
-                        info.exec = Some(tests.clone());
-                        if let Some(top) = ifs.last_mut() {
-                            top.tests = tests;
-                            top.last = Some(taken);
-                        }
-                        cur = Some(taken);
-                        cur_mult = None;
-                    } else {
-                        // The ELSE block runs when no condition held: derived, no counter.
-                        cur = Some(usize::MAX - sidx);
-                        cur_mult = Some(tests);
-                    }
-                    need_new = false;
-                }
-                Stmt::EndIf => {
-                    need_new = true;
-                    if let Some(open) = ifs.pop() {
-                        if sidx > open.start && single_entry_exit(prog, open.start..=sidx - 1) {
-                            cur = Some(usize::MAX - sidx);
-                            cur_mult = Some(open.entry);
-                            need_new = false;
-                        }
-                    }
-                }
-                _ => {
-                    if !own.is_empty() || placeable {
-                        info.parts.push(Part {
-                            counts: own,
-                            mult: block.clone(),
-                        });
-                    }
-                    if placeable && !matches!(s, Stmt::End) {
-                        info.exec = Some(block);
-                    }
-                    if ends_block(&s, &st.text) || info.do_terminal {
-                        need_new = true;
-                    }
-                }
-            }
+        if let (Some(fall), Some(l)) = (fall_in, label) {
+            let placeholder = usize::MAX / 2 - sidx;
+            self.pending
+                .push((placeholder, fall, jumps.jumpers[&l].clone()));
+            self.cur = Some(placeholder);
+            self.cur_mult = Some(one(placeholder));
+            self.need_new = false;
+        } else if self.need_new || label.is_some_and(|l| jumps.is_target(l)) || self.cur.is_none() {
+            prog.probes.push(Probe::Before(sidx));
+            self.counted(prog.probes.len() - 1);
         }
-        // The end of DO loops: the terminal ending labeled loops, or END DO.
-        let ended = match (&s, label) {
-            (Stmt::EndDo, _) => dos.pop(),
-            (_, Some(l)) if info.do_terminal => {
+    }
+
+    /// The DO loops that end at a statement: the loop of an END DO, or the labeled loops
+    /// whose terminal it is (the outermost returned).
+    fn end_dos(&mut self, s: &Stmt, label: Option<u32>, do_terminal: bool) -> Option<OpenDo> {
+        match (s, label) {
+            (Stmt::EndDo, _) => self.dos.pop(),
+            (_, Some(l)) if do_terminal => {
                 let mut outer = None;
-                while dos.last().is_some_and(|d| d.label == Some(l)) {
-                    outer = dos.pop();
+                while self.dos.last().is_some_and(|d| d.label == Some(l)) {
+                    outer = self.dos.pop();
                 }
                 outer
             }
             _ => None,
-        };
-        if info.executable {
-            after_jump = matches!(s, Stmt::Goto(_) | Stmt::Return(_) | Stmt::Stop);
         }
-        info.stmt = Some(s);
+    }
+}
+
+/// Pass 2 for one statement (source statement `src`, parsed as `s`): lower and count it,
+/// place it in its block, add its probes, and push its [`StmtInfo`].
+fn count_statement(
+    prog: &mut Program,
+    unit: &UnitContext,
+    lw: &mut Lower,
+    b: &mut Blocks,
+    src: usize,
+    s: Option<Stmt>,
+) {
+    let sidx = prog.stmts.len();
+    let st = &prog.files[unit.fi].statements[src];
+    let label = st.label;
+    let ends = s.as_ref().is_some_and(|s| ends_block(s, &st.text));
+    let mut info = StmtInfo {
+        file: unit.fi,
+        src,
+        unit: unit.unit,
+        executable: s.as_ref().is_some_and(is_executable),
+        stmt: None,
+        parts: Vec::new(),
+        static_counts: OpCounts::new(),
+        exec: None,
+        consequent: None,
+        do_terminal: label.is_some_and(|l| unit.jumps.do_terminals.contains(&l)),
+        block: None,
+        assignment: None,
+        call: None,
+        branch_miss: None,
+        branch_on_array: false,
+    };
+    let Some(s) = s else {
         prog.stmts.push(info);
-        if let Some(open) = ended {
-            if single_entry_exit(prog, open.start..=sidx) {
-                cur = Some(usize::MAX - sidx);
-                cur_mult = Some(open.entry);
-                need_new = false;
+        return;
+    };
+    if info.executable && unit.kind != UnitKind::BlockData {
+        // A DO loop's terminal CONTINUE costs nothing: no counter, so the DO statement
+        // need not be relabeled in the instrumented copy.
+        let placeable = probe_placeable(&s) && !(info.do_terminal && matches!(s, Stmt::Continue));
+        if placeable {
+            b.enter(prog, &unit.jumps, label, sidx, info.do_terminal);
+            info.block = b.cur;
+        }
+        let block = b.mult();
+        lw.assigned = None;
+        lw.called = None;
+        lw.branch_miss = None;
+        lw.branch_on_array = false;
+        lw.loop_var = b.dos.last().and_then(|d| d.unit_var.clone());
+        let own = counts_of(lw, &s);
+        info.assignment = lw.assigned.take();
+        info.call = lw.called.take();
+        info.branch_miss = lw.branch_miss;
+        info.branch_on_array = lw.branch_on_array;
+        info.static_counts += &own;
+        let at = At {
+            sidx,
+            own,
+            block,
+            ends,
+        };
+        match &s {
+            Stmt::Do(..) | Stmt::DoWhile(..) => do_statement(prog, lw, b, &mut info, &s, at),
+            Stmt::LogicalIf(_, inner, _) => logical_if(prog, lw, b, &mut info, inner, at),
+            Stmt::BlockIf(_) => block_if(prog, b, &mut info, at),
+            Stmt::ElseIf(_) | Stmt::Else => else_branch(prog, b, &mut info, &s, src, at),
+            Stmt::EndIf => {
+                b.need_new = true;
+                if let Some(open) = b.ifs.pop() {
+                    if sidx > open.start
+                        && unit.jumps.single_entry_exit(prog, open.start..=sidx - 1)
+                    {
+                        b.derived(sidx, open.entry);
+                    }
+                }
+            }
+            _ => {
+                if !at.own.is_empty() || placeable {
+                    info.parts.push(Part {
+                        counts: at.own,
+                        mult: at.block.clone(),
+                    });
+                }
+                if placeable && !matches!(s, Stmt::End) {
+                    info.exec = Some(at.block);
+                }
+                if ends || info.do_terminal {
+                    b.need_new = true;
+                }
             }
         }
     }
-    for w in std::mem::take(&mut lw.warnings)
-        .into_iter()
-        .collect::<HashSet<_>>()
-    {
-        prog.diagnostics.push(Diagnostic::warning(
-            &path,
-            0,
-            0,
-            &format!("in {uname}: {w}"),
-            "",
-        ));
+    let ended = b.end_dos(&s, label, info.do_terminal);
+    if info.executable {
+        b.after_jump = matches!(s, Stmt::Goto(_) | Stmt::Return(_) | Stmt::Stop);
     }
-    let end = prog.stmts.len();
-    resolve_placeholders(prog, pending, first_stmt..end);
-    find_trip_counts(prog, &mut lw, first_stmt, end);
-    prog.units.push(UnitInfo {
-        name: uname,
-        kind,
-        file: fi,
-        first: first_stmt,
-        end,
-        decl_at: decl_at.unwrap_or(end.saturating_sub(1)),
-        labels,
-        local_names: sym
-            .names
-            .iter()
-            .filter(|(_, v)| {
-                v.rank.is_some() || v.dummy || v.common.is_some() || v.statement_function.is_some()
-            })
-            .map(|(n, _)| n.clone())
-            .chain(
-                sym.names
-                    .values()
-                    .filter_map(|v| {
-                        let (_, body) = v.statement_function.as_ref()?;
-                        let mut names = HashSet::new();
-                        sexpr_names(body, &mut names);
-                        Some(names)
-                    })
-                    .flatten(),
-            )
-            .collect(),
+    info.stmt = Some(s);
+    prog.stmts.push(info);
+    if let Some(open) = ended {
+        if unit.jumps.single_entry_exit(prog, open.start..=sidx) {
+            b.derived(sidx, open.entry);
+        }
+    }
+}
+
+/// A statement being counted: its index in `prog.stmts`, its own counts, how often its block
+/// runs, and whether control may leave it other than by falling through.
+struct At {
+    sidx: usize,
+    own: OpCounts,
+    block: Mult,
+    ends: bool,
+}
+
+/// DO and DO WHILE: the statement opens a loop whose iterations a probe after it counts.
+fn do_statement(
+    prog: &mut Program,
+    lw: &mut Lower,
+    b: &mut Blocks,
+    info: &mut StmtInfo,
+    s: &Stmt,
+    at: At,
+) {
+    let (label, unit_var, it, while_loop) = match s {
+        Stmt::Do(label, ctl) => {
+            let unit = do_unit_step(lw, ctl);
+            let it = rules::count_do_iteration(unit);
+            (label, unit.then(|| ctl.var.clone()), it, false)
+        }
+        Stmt::DoWhile(label, _) => (label, None, rules::count_do_while_iteration(), true),
+        _ => unreachable!("a DO statement"),
+    };
+    b.dos.push(OpenDo {
+        label: *label,
+        start: at.sidx,
+        entry: at.block.clone(),
+        unit_var,
     });
-    k
+    prog.probes.push(Probe::After(at.sidx));
+    let iter = prog.probes.len() - 1;
+    info.static_counts += &it;
+    // A DO WHILE tests its condition on entry and before each iteration.
+    let mut mult = at.block.clone();
+    if while_loop {
+        mult.push((1, iter));
+    }
+    info.parts.push(Part {
+        counts: at.own,
+        mult,
+    });
+    info.parts.push(Part {
+        counts: it,
+        mult: one(iter),
+    });
+    info.exec = Some(at.block);
+    b.counted(iter);
+}
+
+/// `IF (cond) statement`: the consequent has its own probe; when it always jumps, the
+/// fall-through is derived as (block - consequent).
+fn logical_if(
+    prog: &mut Program,
+    lw: &mut Lower,
+    b: &mut Blocks,
+    info: &mut StmtInfo,
+    inner: &Stmt,
+    at: At,
+) {
+    prog.probes.push(Probe::Consequent(at.sidx));
+    let cq = prog.probes.len() - 1;
+    let inner_counts = counts_of(lw, inner);
+    info.assignment = lw.assigned.take();
+    info.call = lw.called.take();
+    info.static_counts += &inner_counts;
+    info.parts.push(Part {
+        counts: at.own,
+        mult: at.block.clone(),
+    });
+    info.parts.push(Part {
+        counts: inner_counts,
+        mult: one(cq),
+    });
+    let jumps = matches!(
+        inner,
+        Stmt::Goto(_) | Stmt::AssignedGoto(..) | Stmt::ArithIf(..) | Stmt::Return(_) | Stmt::Stop
+    );
+    if jumps && !info.do_terminal {
+        b.derived(at.sidx, sub(&at.block, &one(cq)));
+    } else {
+        b.need_new = at.ends || info.do_terminal;
+    }
+    info.exec = Some(at.block);
+    info.consequent = Some(one(cq));
+}
+
+/// `IF (cond) THEN`: opens a construct; its first branch has a probe.
+fn block_if(prog: &mut Program, b: &mut Blocks, info: &mut StmtInfo, at: At) {
+    prog.probes.push(Probe::After(at.sidx));
+    let taken = prog.probes.len() - 1;
+    info.parts.push(Part {
+        counts: at.own,
+        mult: at.block.clone(),
+    });
+    info.exec = Some(at.block.clone());
+    b.ifs.push(OpenIf {
+        tests: at.block.clone(),
+        last: Some(taken),
+        entry: at.block,
+        start: at.sidx,
+    });
+    b.counted(taken);
+}
+
+/// ELSE IF (its condition runs when no earlier one held; its branch has a probe) and ELSE
+/// (its block runs when no condition held: derived, no counter).
+fn else_branch(
+    prog: &mut Program,
+    b: &mut Blocks,
+    info: &mut StmtInfo,
+    s: &Stmt,
+    src: usize,
+    at: At,
+) {
+    let tests = match b.ifs.last() {
+        Some(OpenIf {
+            tests: t,
+            last: Some(prev),
+            ..
+        }) => sub(t, &one(*prev)),
+        Some(OpenIf { tests: t, .. }) => t.clone(),
+        None => {
+            let file = &prog.files[info.file];
+            let st = &file.statements[src];
+            prog.diagnostics.push(Diagnostic::warning(
+                &file.path,
+                st.first_line() + 1,
+                7,
+                "ELSE without IF ... THEN",
+                &file.lines[st.first_line() as usize],
+            ));
+            Vec::new()
+        }
+    };
+    if matches!(s, Stmt::ElseIf(_)) {
+        prog.probes.push(Probe::After(at.sidx));
+        let taken = prog.probes.len() - 1;
+        info.parts.push(Part {
+            counts: at.own,
+            mult: tests.clone(),
+        });
+        info.exec = Some(tests.clone());
+        if let Some(top) = b.ifs.last_mut() {
+            top.tests = tests;
+            top.last = Some(taken);
+        }
+        b.counted(taken);
+    } else {
+        b.derived(at.sidx, tests);
+    }
 }
 
 /// Derive the entry counter of each subroutine and function from its call sites: a unit

@@ -170,86 +170,166 @@ pub fn program_stats(
     counters: Option<&[u64]>,
 ) -> Result<ProgramStats, AnalyzeError> {
     let dynamic = counters.is_some();
-    let mut total = Acc::default();
-    let mut units: Vec<Acc> = prog.units.iter().map(|_| Acc::default()).collect();
-    let mut regions: BTreeMap<String, Acc> = BTreeMap::new();
-    let mut region_order: Vec<String> = Vec::new();
-    // Per region, its runs of consecutive statements: (file, first, last statement).
-    let mut region_spans: BTreeMap<String, Vec<(usize, usize, usize)>> = BTreeMap::new();
-    // Blocks keyed by probe (statements without a probe but with costs, such as ELSE IF
-    // conditions, form their own entry keyed by statement).
-    let mut blocks: Vec<BlockAcc> = Vec::new();
-    let mut block_of_probe: BTreeMap<usize, usize> = BTreeMap::new();
+    let acc = Accumulated::of(prog, counters);
+    let name = crate::program_name(files, opts);
+    let callees = counters
+        .map(|c| CalleeWork::new(prog, c, acc.units.iter().map(|a| a.dynm.clone()).collect()));
+    let loops = loop_stats(prog, counters, callees.as_ref());
+    Ok(ProgramStats {
+        format: ProgramStats::FORMAT.to_string(),
+        format_version: ProgramStats::VERSION,
+        program: name.clone(),
+        source_files: files.iter().map(|f| f.display().to_string()).collect(),
+        source_sha256: sha256_of(files)?,
+        total: part(&name, &acc.total, dynamic),
+        units: prog
+            .units
+            .iter()
+            .zip(&acc.units)
+            .map(|(u, a)| part(&u.name, a, dynamic))
+            .collect(),
+        regions: acc.region_stats(prog, dynamic),
+        skipped_statements: prog.skipped,
+        blocks: block_stats(prog, acc.blocks, dynamic),
+        loops,
+        program_flags: opts.program_flags.clone(),
+    })
+}
 
-    for (i, st) in prog.stmts.iter().enumerate() {
-        let d = counters
-            .map(|c| statement_dynamic(prog, i, c))
-            .unwrap_or_default();
-        let s = &st.static_counts;
-        total.stat += s;
-        total.dynm += &d;
-        units[st.unit].stat += s;
-        units[st.unit].dynm += &d;
-        for r in &prog.statement(i).regions {
-            if !regions.contains_key(r) {
-                region_order.push(r.clone());
-            }
-            let a = regions.entry(r.clone()).or_default();
-            a.stat += s;
-            a.dynm += &d;
-            let spans = region_spans.entry(r.clone()).or_default();
-            match spans.last_mut() {
-                Some((file, _, last)) if *file == st.file && *last + 1 == i => *last = i,
-                _ => spans.push((st.file, i, i)),
-            }
-        }
-        if st.parts.is_empty() && st.block.is_none() {
-            continue;
-        }
-        let execs = counters.and_then(|c| st.exec.as_ref().and_then(|m| eval(m, c)));
-        let slot = match st.block {
-            Some(p) => *block_of_probe.entry(p).or_insert_with(|| {
-                blocks.push((Some(p), i, i, Acc::default(), execs));
-                blocks.len() - 1
-            }),
-            None => {
-                blocks.push((None, i, i, Acc::default(), execs));
-                blocks.len() - 1
-            }
+/// The line (1-based) where statement `i` starts, or where it ends when `last`.
+fn line_of(prog: &Program, i: usize, last: bool) -> u32 {
+    let st = prog.statement(i);
+    1 + if last {
+        *st.lines.last().unwrap_or(&0)
+    } else {
+        st.first_line()
+    }
+}
+
+/// The counts of a program summed per whole program, unit, region and block.
+struct Accumulated {
+    total: Acc,
+    /// Per unit, in `prog.units` order.
+    units: Vec<Acc>,
+    regions: BTreeMap<String, Acc>,
+    /// Regions in the order they first occur.
+    region_order: Vec<String>,
+    /// Per region, its runs of consecutive statements: (file, first, last statement).
+    region_spans: BTreeMap<String, Vec<(usize, usize, usize)>>,
+    /// Blocks keyed by probe (statements without a probe but with costs, such as ELSE IF
+    /// conditions, form their own entry keyed by statement).
+    blocks: Vec<BlockAcc>,
+}
+
+impl Accumulated {
+    /// Sum every statement's static counts (and, with `counters`, its dynamic ones).
+    fn of(prog: &Program, counters: Option<&[u64]>) -> Self {
+        let mut a = Accumulated {
+            total: Acc::default(),
+            units: prog.units.iter().map(|_| Acc::default()).collect(),
+            regions: BTreeMap::new(),
+            region_order: Vec::new(),
+            region_spans: BTreeMap::new(),
+            blocks: Vec::new(),
         };
-        let b = &mut blocks[slot];
-        b.2 = i;
-        b.3.stat += s;
-        b.3.dynm += &d;
+        let mut block_of_probe: BTreeMap<usize, usize> = BTreeMap::new();
+        for (i, st) in prog.stmts.iter().enumerate() {
+            let d = counters
+                .map(|c| statement_dynamic(prog, i, c))
+                .unwrap_or_default();
+            let s = &st.static_counts;
+            a.total.stat += s;
+            a.total.dynm += &d;
+            a.units[st.unit].stat += s;
+            a.units[st.unit].dynm += &d;
+            for r in &prog.statement(i).regions {
+                a.add_to_region(r, s, &d, st.file, i);
+            }
+            if st.parts.is_empty() && st.block.is_none() {
+                continue;
+            }
+            let execs = counters.and_then(|c| st.exec.as_ref().and_then(|m| eval(m, c)));
+            let blocks = &mut a.blocks;
+            let slot = match st.block {
+                Some(p) => *block_of_probe.entry(p).or_insert_with(|| {
+                    blocks.push((Some(p), i, i, Acc::default(), execs));
+                    blocks.len() - 1
+                }),
+                None => {
+                    blocks.push((None, i, i, Acc::default(), execs));
+                    blocks.len() - 1
+                }
+            };
+            let b = &mut blocks[slot];
+            b.2 = i;
+            b.3.stat += s;
+            b.3.dynm += &d;
+        }
+        a
     }
 
-    let name = crate::program_name(files, opts);
-    let line_of = |i: usize, last: bool| {
-        let st = prog.statement(i);
-        1 + if last {
-            *st.lines.last().unwrap_or(&0)
-        } else {
-            st.first_line()
+    /// Add statement `i` of file `file` (counts `s`, dynamic `d`) to region `r`.
+    fn add_to_region(&mut self, r: &str, s: &OpCounts, d: &OpCounts, file: usize, i: usize) {
+        if !self.regions.contains_key(r) {
+            self.region_order.push(r.to_string());
         }
-    };
-    let blocks = blocks
+        let a = self.regions.entry(r.to_string()).or_default();
+        a.stat += s;
+        a.dynm += d;
+        let spans = self.region_spans.entry(r.to_string()).or_default();
+        match spans.last_mut() {
+            Some((f, _, last)) if *f == file && *last + 1 == i => *last = i,
+            _ => spans.push((file, i, i)),
+        }
+    }
+
+    /// The regions' counts and line spans, in the order they first occur.
+    fn region_stats(&self, prog: &Program, dynamic: bool) -> Vec<PartStats> {
+        self.region_order
+            .iter()
+            .map(|r| PartStats {
+                spans: self.region_spans[r]
+                    .iter()
+                    .map(|&(file, first, last)| LineSpan {
+                        file: prog.files[file].path.clone(),
+                        first_line: line_of(prog, first, false),
+                        last_line: line_of(prog, last, true),
+                    })
+                    .collect(),
+                ..part(r, &self.regions[r], dynamic)
+            })
+            .collect()
+    }
+}
+
+/// The blocks' counts, executions and lines.
+fn block_stats(prog: &Program, blocks: Vec<BlockAcc>, dynamic: bool) -> Vec<BlockStats> {
+    blocks
         .into_iter()
         .map(|(_, first, last, acc, execs)| {
             let st = &prog.stmts[first];
             BlockStats {
                 unit: prog.units[st.unit].name.clone(),
                 file: prog.files[st.file].path.clone(),
-                first_line: line_of(first, false),
-                last_line: line_of(last, true),
+                first_line: line_of(prog, first, false),
+                last_line: line_of(prog, last, true),
                 static_counts: acc.stat,
                 executions: execs,
                 dynamic_counts: dynamic.then_some(acc.dynm),
             }
         })
-        .collect();
-    let callees =
-        counters.map(|c| CalleeWork::new(prog, c, units.iter().map(|a| a.dynm.clone()).collect()));
-    let loops = crate::recurrence::innermost_loops(prog)
+        .collect()
+}
+
+/// The innermost loops: their iterations, the work of their bodies (callees' included),
+/// their recurrences and the runs of their IFs' consequents.
+fn loop_stats(
+    prog: &Program,
+    counters: Option<&[u64]>,
+    callees: Option<&CalleeWork>,
+) -> Vec<LoopStats> {
+    let line_of = |i: usize, last: bool| line_of(prog, i, last);
+    crate::recurrence::innermost_loops(prog)
         .into_iter()
         .map(|l| {
             let st = &prog.stmts[l.first];
@@ -264,7 +344,7 @@ pub fn program_stats(
                     for k in l.first..=l.last {
                         acc += &statement_dynamic(prog, k, c);
                     }
-                    if let Some(callees) = &callees {
+                    if let Some(callees) = callees {
                         acc += &callees.work_of(l.first..=l.last);
                     }
                     acc
@@ -290,37 +370,5 @@ pub fn program_stats(
                     .unwrap_or_default(),
             }
         })
-        .collect();
-    Ok(ProgramStats {
-        format: ProgramStats::FORMAT.to_string(),
-        format_version: ProgramStats::VERSION,
-        program: name.clone(),
-        source_files: files.iter().map(|f| f.display().to_string()).collect(),
-        source_sha256: sha256_of(files)?,
-        total: part(&name, &total, dynamic),
-        units: prog
-            .units
-            .iter()
-            .zip(&units)
-            .map(|(u, a)| part(&u.name, a, dynamic))
-            .collect(),
-        regions: region_order
-            .iter()
-            .map(|r| PartStats {
-                spans: region_spans[r]
-                    .iter()
-                    .map(|&(file, first, last)| LineSpan {
-                        file: prog.files[file].path.clone(),
-                        first_line: line_of(first, false),
-                        last_line: line_of(last, true),
-                    })
-                    .collect(),
-                ..part(r, &regions[r], dynamic)
-            })
-            .collect(),
-        skipped_statements: prog.skipped,
-        blocks,
-        loops,
-        program_flags: opts.program_flags.clone(),
-    })
+        .collect()
 }

@@ -342,9 +342,9 @@ fn index(k: usize) -> Operand {
 /// "test control overhead").
 pub const LOOP_EXPERIMENT: &str = "LOOP";
 
-/// All experiments and the groups that solve the 74 parameters from them, in solving order.
+/// All experiments and the groups that solve the 74 parameters from them, in solving order:
+/// the loop control, then the catalogue's regions one after the other.
 pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
-    use model::catalogue::Operation as Op;
     let mut exps = vec![exp(
         LOOP_EXPERIMENT.into(),
         "empty body: loop-control overhead",
@@ -352,13 +352,34 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         vec![],
     )];
     let mut groups = Vec::new();
-    let single = |ps: &[Param], e: &str| Group {
+    arithmetic_experiments(&mut exps, &mut groups);
+    compare_experiments(&mut exps, &mut groups);
+    call_experiments(&mut exps, &mut groups);
+    array_experiments(&mut exps, &mut groups);
+    // Statement labels of the branch tests, shared so that none repeats.
+    let mut label = 100u32;
+    jump_experiments(&mut exps, &mut groups, &mut label);
+    do_loop_experiments(&mut exps, &mut groups, &mut label);
+    branch_miss_experiments(&mut exps, &mut groups);
+    issue_experiment(&mut exps, &mut groups);
+    intrinsic_experiments(&mut exps, &mut groups);
+    latency_experiments(&mut exps, &mut groups);
+    window_experiment(&mut exps, &mut groups);
+    (exps, groups)
+}
+
+/// The group that solves `ps` from experiment `e` alone (a direct test).
+fn single(ps: &[Param], e: &str) -> Group {
+    Group {
         unknowns: ps.to_vec(),
         experiments: vec![e.to_string()],
         baseline: None,
-    };
+    }
+}
 
-    // Regions 1-6: arithmetic by type and storage class (Saavedra-Barrera's tables 4.2, 4.3).
+/// Regions 1-6: arithmetic by type and storage class (Saavedra-Barrera's tables 4.2, 4.3).
+fn arithmetic_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    use model::catalogue::Operation as Op;
     for f in FLAVORS {
         let (s, a, m, d, e, x, t) = (
             f.param(Op::Store),
@@ -466,9 +487,12 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         ));
         groups.push(single(&[t], t.mnemonic()));
     }
+}
 
-    // Region 7: compares and logical operators (Saavedra-Barrera's table 4.4). The condition is false,
-    // so one pass executes the compare and the branch only.
+/// Region 7: compares and logical operators (Saavedra-Barrera's table 4.4). The condition is false,
+/// so one pass executes the compare and the branch only.
+fn compare_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    use model::catalogue::Operation as Op;
     for f in FLAVORS {
         let c = f.param(Op::Compare);
         exps.push(exp(
@@ -520,8 +544,10 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         ));
         groups.push(single(&[p], p.mnemonic()));
     }
+}
 
-    // Region 8: calls to separately compiled empty procedures (Saavedra-Barrera's section 4.2.3).
+/// Region 8: calls to separately compiled empty procedures (Saavedra-Barrera's section 4.2.3).
+fn call_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     exps.push(exp(
         "PROC".into(),
         "CALL of an empty subroutine without arguments",
@@ -544,8 +570,10 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         ));
         groups.push(single(&[p], p.mnemonic()));
     }
+}
 
-    // Region 9: array references; the transfer around them is known from region 1.
+/// Region 9: array references; the transfer around them is known from region 1.
+fn array_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     let real = FLAVORS[0];
     let ra = |rank: usize| Operand::local(&format!("RA{rank}"), Type::Real);
     let idx_inits = |n: usize| -> Vec<(String, String)> {
@@ -649,12 +677,14 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         experiments: vec!["CSTA".into()],
         baseline: Some("CSTA.0".into()),
     });
+}
 
-    // Region 10: branches and DO loops.
-    let mut label = 100u32;
+/// Region 10, jumps: the unconditional GO TO and the computed GO TO. `label` is the last
+/// statement label used.
+fn jump_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>, label: &mut u32) {
     let mut next_label = || {
-        label += 1;
-        label
+        *label += 1;
+        *label
     };
     // The jump skips a statement: GCC drops a jump to the very next statement even at -O0.
     exps.push(exp(
@@ -701,6 +731,16 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             .collect(),
     ));
     groups.push(single(&[Param::GCOM], "GCOM"));
+}
+
+/// DO loops of unit and other steps, each run SHORT_TRIPS and LONG_TRIPS times (Saavedra-Barrera's
+/// section 4.5.1): the loop initialization and the iteration solved together (region 10).
+fn do_loop_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>, label: &mut u32) {
+    let mut next_label = || {
+        *label += 1;
+        *label
+    };
+    let real = FLAVORS[0];
     for (unit, init, iter) in [
         (true, Param::LOIN, Param::LOOV),
         (false, Param::LOIX, Param::LOOX),
@@ -758,19 +798,21 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             baseline: None,
         });
     }
+}
 
-    // Rule 15 (opcost's refinement): a mispredicted IF. BRANCH_CHAINS random-number chains;
-    // each IF goes one way or the other at random, so half the IFs are missed; the baseline
-    // has the same body with a condition that is never true. Each chain has its own
-    // multiplier (all 1 mod 4, full period): with one multiplier and seeds in arithmetic
-    // progression the signs are correlated and a history-based predictor learns them
-    // (measured: 0.7 ns per "miss", a tenth of a real one).
-    // The IF reads array data loaded through a computed subscript, as a sort's or a
-    // search's does: the chain's high bits pick one of 32 elements holding +1 or -1 (sixteen
-    // of each, stored before the timing). A miss costs the flush plus the wait for the
-    // condition; with the sign of the freshly computed LCG value itself in the condition (the
-    // test until refinement 25) a miss cost 8.5 ns, with the extra dependent load 12.3 ns,
-    // and shell sort's exits about 12 (docs/model.md, refinement 25).
+/// Rule 15 (opcost's refinement): a mispredicted IF. BRANCH_CHAINS random-number chains;
+/// each IF goes one way or the other at random, so half the IFs are missed; the baseline
+/// has the same body with a condition that is never true. Each chain has its own
+/// multiplier (all 1 mod 4, full period): with one multiplier and seeds in arithmetic
+/// progression the signs are correlated and a history-based predictor learns them
+/// (measured: 0.7 ns per "miss", a tenth of a real one).
+/// The IF reads array data loaded through a computed subscript, as a sort's or a
+/// search's does: the chain's high bits pick one of 32 elements holding +1 or -1 (sixteen
+/// of each, stored before the timing). A miss costs the flush plus the wait for the
+/// condition; with the sign of the freshly computed LCG value itself in the condition (the
+/// test until refinement 25) a miss cost 8.5 ns, with the extra dependent load 12.3 ns,
+/// and shell sort's exits about 12 (docs/model.md, refinement 25).
+fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     let na = Operand::local("NA1", Type::Integer);
     let slot = |k: usize| Expr::elem(&na, vec![v(&index(k))]);
     let lcg = |k: usize| {
@@ -883,12 +925,14 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             baseline: Some(format!("{p}.0")),
         });
     }
+}
 
-    // Rule 17: INST, the time per instruction when the CPU's issue is the limit: independent
-    // updates of distinct elements `RA1(Kk) = RA1(Kk) + Ak`, the shape of a program's array
-    // loops at -O0, enough of them that the loop's own chains leave the issue busy. Each
-    // statement counts one INST here; the solve divides the pass time by the instructions the
-    // compiler emitted for the pass instead (`ExperimentRecord::instructions`).
+/// Rule 17: INST, the time per instruction when the CPU's issue is the limit: independent
+/// updates of distinct elements `RA1(Kk) = RA1(Kk) + Ak`, the shape of a program's array
+/// loops at -O0, enough of them that the loop's own chains leave the issue busy. Each
+/// statement counts one INST here; the solve divides the pass time by the instructions the
+/// compiler emitted for the pass instead (`ExperimentRecord::instructions`).
+fn issue_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     let mut inits: Vec<(String, String)> = (1..=CHAINS)
         .map(|k| (index(k).name, format!("IVAL({k})")))
         .collect();
@@ -912,9 +956,11 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
         body,
     ));
     groups.push(single(&[Param::INST], "INST"));
+}
 
-    // Regions 11-12: intrinsics, each in a chain with an attracting fixed point at a typical
-    // argument (Saavedra-Barrera's section 4.2.4: their time depends on the argument).
+/// Regions 11-12: intrinsics, each in a chain with an attracting fixed point at a typical
+/// argument (Saavedra-Barrera's section 4.2.4: their time depends on the argument).
+fn intrinsic_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     for f in [FLAVORS[0], FLAVORS[1]] {
         for case in intrinsic_cases(f, CostKind::Throughput) {
             let body = (1..=FEW_CHAINS)
@@ -924,9 +970,6 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
             groups.push(single(&[case.param], case.param.mnemonic()));
         }
     }
-    latency_experiments(&mut exps, &mut groups);
-    window_experiment(&mut exps, &mut groups);
-    (exps, groups)
 }
 
 /// Statements of the window test's chain (rule 19).

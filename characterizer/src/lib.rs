@@ -528,7 +528,7 @@ pub fn host_speed(
     }
     let values: Vec<f64> = ratios.iter().map(|r| r.1).collect();
     Ok(HostSpeed {
-        ratio: stats::median(&values),
+        ratio: model::stats::median(&values),
         ratios,
     })
 }
@@ -825,44 +825,7 @@ pub fn run(
     on_event(Event::Planned { total }, result);
 
     if result.timer.is_none() {
-        let out = run_one(
-            &built,
-            0,
-            opts,
-            (opts.repeat, FIRST_LOOP_COUNT),
-            cancel,
-            limit,
-        )
-        .map_err(|source| CharacterizeError::Run {
-            experiment: "CLOCK".into(),
-            params: "clock resolution".into(),
-            error: source,
-        })?;
-        let clock = out
-            .lines()
-            .find_map(|l| {
-                let f: Vec<&str> = l.split_whitespace().collect();
-                (f.first() == Some(&"CLOCK") && f.len() == 3)
-                    .then(|| Some((f[1].parse::<f64>().ok()?, f[2].parse::<f64>().ok()?)))
-                    .flatten()
-            })
-            .ok_or_else(|| CharacterizeError::TestFailed {
-                experiment: "CLOCK".into(),
-                params: "clock resolution".into(),
-                detail: format!("unexpected output:\n{out}"),
-            })?;
-        result.timer = Some(TimerInfo {
-            name: "CPU_TIME (process CPU time)".into(),
-            resolution_ns: clock.0 * 1e9,
-            call_overhead_ns: clock.1 * 1e9,
-            loop_overhead: Estimate {
-                mean_ns: f64::NAN,
-                std_dev_ns: f64::NAN,
-                ci_low_ns: f64::NAN,
-                ci_high_ns: f64::NAN,
-                observations: 0,
-            },
-        });
+        result.timer = Some(measure_timer(&built, opts, cancel, limit)?);
     }
 
     let mut done = 0;
@@ -897,25 +860,7 @@ pub fn run(
         }
         let mut record = parse_observations(e, &params, &out)?;
         record.instructions = built.instructions[i];
-        match result
-            .experiments
-            .iter_mut()
-            .find(|r| r.name == record.name)
-        {
-            // The same per-pass times at the first round's loop count (a process that
-            // recalibrated ran a different count).
-            Some(old) => {
-                old.instructions = record.instructions.or(old.instructions);
-                old.test_fingerprint = old.test_fingerprint.take().or(record.test_fingerprint);
-                old.observations_s.extend(
-                    record
-                        .observations_s
-                        .iter()
-                        .map(|s| s * old.iterations as f64 / record.iterations as f64),
-                )
-            }
-            None => result.experiments.push(record),
-        }
+        add_observations(result, record);
         solve_parameters(result)?;
         result.wall_time_s = already + start.elapsed().as_secs_f64();
         done += 1;
@@ -962,35 +907,8 @@ pub fn run(
             }
         })?;
         let record = parse_observations(e, "self-check", &out)?;
-        let lp = result
-            .timer
-            .as_ref()
-            .map(|t| t.loop_overhead)
-            .expect("timer measured");
-        let loop_control = Measured {
-            value: lp.mean_ns,
-            std_error: lp.std_dev_ns,
-            n: lp.observations,
-        };
-        let measured = stats::to_estimate(body_time(result, e, &record, loop_control));
-        let predicted: f64 = counts
-            .params
-            .iter()
-            .map(|(p, &n)| n as f64 * known[p])
-            .sum();
-        let statements = e.body.len() as f64;
-        result.self_check.push(SelfCheck {
-            statement: e.purpose.clone(),
-            measured: Estimate {
-                mean_ns: measured.mean_ns / statements,
-                std_dev_ns: measured.std_dev_ns / statements,
-                ci_low_ns: measured.ci_low_ns / statements,
-                ci_high_ns: measured.ci_high_ns / statements,
-                observations: measured.observations,
-            },
-            predicted_ns: predicted / statements,
-            error_percent: 100.0 * (predicted - measured.mean_ns) / measured.mean_ns,
-        });
+        let check = self_check_of(result, e, &record, &known);
+        result.self_check.push(check);
         // A check measured at zero has no error percentage: left out, not written as NaN.
         result.drop_non_finite();
         done += 1;
@@ -1005,6 +923,118 @@ pub fn run(
     result.complete = true;
     result.wall_time_s = already + start.elapsed().as_secs_f64();
     Ok(())
+}
+
+/// The CPU timer's resolution and call overhead, measured by the generated program's CLOCK
+/// test (its loop overhead comes with the LOOP experiment).
+fn measure_timer(
+    built: &Built,
+    opts: &Options,
+    cancel: &AtomicBool,
+    limit: Duration,
+) -> Result<TimerInfo, CharacterizeError> {
+    let out = run_one(
+        built,
+        0,
+        opts,
+        (opts.repeat, FIRST_LOOP_COUNT),
+        cancel,
+        limit,
+    )
+    .map_err(|source| CharacterizeError::Run {
+        experiment: "CLOCK".into(),
+        params: "clock resolution".into(),
+        error: source,
+    })?;
+    let clock = out
+        .lines()
+        .find_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.first() == Some(&"CLOCK") && f.len() == 3)
+                .then(|| Some((f[1].parse::<f64>().ok()?, f[2].parse::<f64>().ok()?)))
+                .flatten()
+        })
+        .ok_or_else(|| CharacterizeError::TestFailed {
+            experiment: "CLOCK".into(),
+            params: "clock resolution".into(),
+            detail: format!("unexpected output:\n{out}"),
+        })?;
+    Ok(TimerInfo {
+        name: "CPU_TIME (process CPU time)".into(),
+        resolution_ns: clock.0 * 1e9,
+        call_overhead_ns: clock.1 * 1e9,
+        loop_overhead: Estimate {
+            mean_ns: f64::NAN,
+            std_dev_ns: f64::NAN,
+            ci_low_ns: f64::NAN,
+            ci_high_ns: f64::NAN,
+            observations: 0,
+        },
+    })
+}
+
+/// Record an experiment's new observations: a new record, or more observations of the one
+/// the result has.
+fn add_observations(result: &mut Characterization, record: ExperimentRecord) {
+    match result
+        .experiments
+        .iter_mut()
+        .find(|r| r.name == record.name)
+    {
+        // The same per-pass times at the first round's loop count (a process that
+        // recalibrated ran a different count).
+        Some(old) => {
+            old.instructions = record.instructions.or(old.instructions);
+            old.test_fingerprint = old.test_fingerprint.take().or(record.test_fingerprint);
+            old.observations_s.extend(
+                record
+                    .observations_s
+                    .iter()
+                    .map(|s| s * old.iterations as f64 / record.iterations as f64),
+            )
+        }
+        None => result.experiments.push(record),
+    }
+}
+
+/// The self-check of statement test `e` from its observations `record`: its measured time
+/// per statement against the time the `known` parameters predict (issue 2).
+fn self_check_of(
+    result: &Characterization,
+    e: &Experiment,
+    record: &ExperimentRecord,
+    known: &BTreeMap<Param, f64>,
+) -> SelfCheck {
+    let counts = e.counts();
+    let lp = result
+        .timer
+        .as_ref()
+        .map(|t| t.loop_overhead)
+        .expect("timer measured");
+    let loop_control = Measured {
+        value: lp.mean_ns,
+        std_error: lp.std_dev_ns,
+        n: lp.observations,
+    };
+    let measured = stats::to_estimate(body_time(result, e, record, loop_control));
+    let predicted: f64 = counts
+        .params
+        .iter()
+        .map(|(p, &n)| n as f64 * known[p])
+        .sum();
+    let statements = e.body.len() as f64;
+    SelfCheck {
+        statement: e.purpose.clone(),
+        measured: Estimate {
+            mean_ns: measured.mean_ns / statements,
+            std_dev_ns: measured.std_dev_ns / statements,
+            ci_low_ns: measured.ci_low_ns / statements,
+            ci_high_ns: measured.ci_high_ns / statements,
+            observations: measured.observations,
+        },
+        predicted_ns: predicted / statements,
+        error_percent: 100.0 * (predicted - measured.mean_ns) / measured.mean_ns,
+    }
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //! the experiments' count vectors, with the variances propagated linearly.
 
 use model::characterization::{Statistic, TestKind};
+use model::stats::{median, t_factor};
 use model::{Estimate, OpCounts, Param};
-use statrs::distribution::{ContinuousCDF, StudentsT};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -26,14 +26,6 @@ pub struct Measured {
     pub value: f64,
     pub std_error: f64,
     pub n: usize,
-}
-
-/// The two-sided 90 % Student's t factor for `n` observations (Saavedra-Barrera's eq. 4.13).
-pub fn t_factor(n: usize) -> f64 {
-    let df = n.saturating_sub(1).max(1) as f64;
-    StudentsT::new(0.0, 1.0, df)
-        .map(|t| t.inverse_cdf(0.5 + model::estimate::CONFIDENCE / 2.0))
-        .unwrap_or(f64::INFINITY)
 }
 
 /// Summarize a sample with the chosen estimator. The standard error is s/sqrt(n) for the mean,
@@ -90,8 +82,6 @@ pub fn summarize(values: &[f64], stat: Statistic, rounds: usize) -> Measured {
         }
     }
 }
-
-pub use model::estimate::median;
 
 /// An [`Estimate`] with a 90 % interval from a measured value.
 pub fn to_estimate(m: Measured) -> Estimate {
@@ -250,13 +240,6 @@ mod tests {
             c.add(p, n);
         }
         c
-    }
-
-    #[test]
-    fn t_factor_matches_tables() {
-        // t(0.95) with 9 and infinite-ish degrees of freedom.
-        assert!((t_factor(10) - 1.833).abs() < 1e-3);
-        assert!((t_factor(1000) - 1.646).abs() < 2e-3);
     }
 
     #[test]

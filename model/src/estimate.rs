@@ -3,21 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The median of a sample (NaN when empty): the statistic Whaley & Castaldo section 2.1 recommends for
-/// CPU time, used by the characterizer, the validation and the timing drivers alike.
-pub fn median(values: &[f64]) -> f64 {
-    let mut s = values.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n == 0 {
-        f64::NAN
-    } else if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    }
-}
-
 /// The confidence level of every interval opcost reports (Saavedra-Barrera's section 4.5: 90 %).
 pub const CONFIDENCE: f64 = 0.90;
 

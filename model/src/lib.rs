@@ -2,7 +2,7 @@
 //! the parameter catalogue of Saavedra-Barrera's table 4.11 ([`catalogue`]), the
 //! typed statement vocabulary ([`expr`]) and the counting rules both sides apply to it
 //! ([`rules`], [`intrinsics`]), and the versioned file schemas ([`Characterization`],
-//! [`ProgramStats`]). No I/O, no timing.
+//! [`ProgramStats`]); the statistics every crate shares ([`stats`]). No I/O, no timing.
 //!
 //! ```
 //! use model::{expr::*, rules, Param};
@@ -23,6 +23,7 @@ pub mod hardware;
 pub mod intrinsics;
 pub mod program_stats;
 pub mod rules;
+pub mod stats;
 
 pub use catalogue::{Param, ParamDef, Region};
 pub use characterization::Characterization;

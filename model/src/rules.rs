@@ -135,8 +135,8 @@
 //!     a loop charged by its instructions (rule 17) this is a third bound beside the issue
 //!     time and the busy units. WIND is measured on a loop of the same shape (a chain of 32
 //!     dependent `Xk = Xk-1 + Ak` per pass, passes independent) as its chain's latency times
-//!     its instructions over its pass time ([`window_of`]). An n-body force loop (two square
-//!     roots and a division on a 12-statement chain, about 70 instructions an iteration) ran
+//!     its instructions over its pass time ([`window_of`]). An n-body force loop (a square
+//!     root and a division on a 12-statement chain, about 70 instructions an iteration) ran
 //!     at 10 ns an iteration, where its issue and divider bounds gave 3.7.
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};

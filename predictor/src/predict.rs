@@ -295,7 +295,7 @@ pub fn predict_part(
     let half = if min_n == usize::MAX {
         0.0
     } else {
-        characterizer::stats::t_factor(min_n) * sd
+        model::stats::t_factor(min_n) * sd
     };
     PartPrediction {
         name: name.to_string(),

@@ -11,10 +11,10 @@
 use crate::corpus::ProgramSpec;
 use crate::predict::{predict_program, Prediction};
 use analyzer::{AnalyzeOptions, RunSpec};
-use characterizer::stats::median;
 use harness::Compiler;
 use model::characterization::{Characterization, Statistic};
 use model::program_stats::LineSpan;
+use model::stats::median;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,8 +49,6 @@ pub enum ValidateError {
     Predict(#[from] crate::predict::PredictError),
     #[error("{program} ran too briefly to time (its CPU time is {seconds} s): make it run longer to validate it")]
     TooShort { program: String, seconds: f64 },
-    #[error("host speed probe: {0}")]
-    HostProbe(#[from] characterizer::CharacterizeError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
@@ -116,7 +114,7 @@ pub struct ProgramValidation {
     #[serde(default)]
     pub regions: Vec<PartComparison>,
     /// The host's speed during the timed runs against the characterization's (its own tests'
-    /// time now over then, [`characterizer::HostSpeed`]), when it was probed.
+    /// time now over then, `characterizer::HostSpeed`), when it was probed.
     #[serde(default)]
     pub host_speed: Option<f64>,
     /// The error of the prediction scaled by `host_speed`: what is left when the host's drift

@@ -493,7 +493,7 @@ fn print_table(rows: &[ProgramValidation]) {
 /// The host's speed during the runs and the errors once the predictions are scaled by it.
 fn print_host_speed(speeds: &[f64], rows: &[ProgramValidation]) {
     let per_round: Vec<String> = speeds.iter().map(|s| format!("{s:.3}")).collect();
-    let median = model::estimate::median(speeds);
+    let median = model::stats::median(speeds);
     crate::say!(
         "\nHost speed: the characterization's tests took {median:.3}x their recorded time during these runs (median of the rounds: {}).",
         per_round.join(", ")

@@ -180,263 +180,350 @@ fn init_sub(ty: ElemType) -> &'static str {
 /// The driver's source text.
 pub fn generate(spec: &Spec, sig: &Signature, shape: &Shape, cfg: &DriverConfig) -> String {
     let (pools, sets) = layout(spec, shape, cfg);
-    let mut o = String::new();
-    let e = |o: &mut String, t: &str| emit(o, None, t);
-    o.push_str(&format!(
-        "C     Timing driver for {} written by opcost time (Whaley & Castaldo; Magee, Yi & Whaley)\n",
+    let one_call_flush = cfg.method == Method::OneCall && pools.iter().any(|p| p.flushed);
+    let mut d = Driver {
+        cfg,
+        sig,
+        fl_elems: if one_call_flush {
+            (cfg.flush_kb * 1024 / 8).max(1)
+        } else {
+            1
+        },
+        one_call_flush,
+        pools,
+        o: String::new(),
+    };
+    d.o.push_str(&format!(
+        "C     Timing driver for {} written by opcost time\nC     (Whaley & Castaldo; Magee, Yi & Whaley)\n",
         sig.name
     ));
-    e(&mut o, "PROGRAM OPCTIM");
-    e(&mut o, "IMPLICIT NONE");
-    e(&mut o, "INTEGER NSAMP, NSETS");
-    e(
-        &mut o,
-        &format!("PARAMETER (NSAMP = {}, NSETS = {sets})", cfg.samples),
-    );
-    let flush_elems = (cfg.flush_kb * 1024 / 8).max(1);
-    let one_call_flush = cfg.method == Method::OneCall && pools.iter().any(|p| p.flushed);
-    let fl_elems = if one_call_flush { flush_elems } else { 1 };
-    e(&mut o, &format!("DOUBLE PRECISION FL({fl_elems})"));
-    e(&mut o, "COMMON /OPCFL/ FL");
-    for p in &pools {
-        let (arr, off, ix) = pool_var(p);
-        e(&mut o, &format!("{} {arr}({})", p.ty.fortran(), p.total()));
-        e(&mut o, &format!("COMMON /OPC{}/ {arr}", p.name));
-        e(&mut o, &format!("INTEGER {off}, {ix}"));
-    }
-    e(&mut o, "INTEGER*8 T0, T1, RATE");
-    e(&mut o, "DOUBLE PRECISION C0, C1, CHK, SGN, FSUM, WALL");
-    // Samples are kept until the end: no I/O (system calls) between timed calls.
-    e(&mut o, "DOUBLE PRECISION SWALL(NSAMP), SCPU(NSAMP)");
-    e(&mut o, "INTEGER IS, IR, NREP, K, I");
-    e(&mut o, "INTEGER OPCOFF");
-    e(&mut o, "EXTERNAL OPCOFF");
-    // Scalars: the actual arguments that are not arrays.
-    let mut scalar_init = Vec::new();
-    let mut alternates = Vec::new();
-    for f in &spec.formals {
-        if matches!(spec.args[f], ArgSpec::Array(_)) {
-            continue;
-        }
-        let ty = sig.types[f];
-        e(&mut o, &format!("{} {f}", ty.fortran()));
-        scalar_init.push(format!("{f} = {}", literal(shape.scalars[f], ty)));
-        if let ArgSpec::Scalar(s) = &spec.args[f] {
-            if s.alternate {
-                alternates.push(f.clone());
-            }
-        }
-    }
-    let call_args: Vec<String> = spec
-        .formals
-        .iter()
-        .map(|f| match pools.iter().find(|p| &p.name == f) {
-            Some(p) => {
-                let (arr, _, ix) = pool_var(p);
-                format!("{arr}({ix})")
-            }
-            None => f.clone(),
-        })
-        .collect();
-    let call = if sig.is_function {
-        let rt = sig.result.expect("checked");
-        e(&mut o, &format!("{} {}", rt.fortran(), sig.name));
-        e(&mut o, &format!("EXTERNAL {}", sig.name));
-        format!(
-            "CHK = CHK + SGN * DBLE({}({}))",
-            sig.name,
-            call_args.join(", ")
-        )
-    } else {
-        format!("CALL {}({})", sig.name, call_args.join(", "))
-    };
-    // Placement (MemAlign): the first copy of each pool at the requested alignment.
-    e(&mut o, "CHK = 0.0D0");
-    e(&mut o, "SGN = 1.0D0");
-    e(&mut o, "FSUM = 0.0D0");
-    for p in &pools {
-        let (arr, off, ix) = pool_var(p);
-        e(
-            &mut o,
-            &format!(
-                "{off} = OPCOFF(LOC({arr}), {}, {}, {})",
-                p.ty.bytes(),
-                p.align_bytes,
-                u8::from(p.misalign)
-            ),
-        );
-        e(&mut o, &format!("{ix} = {off}"));
-        e(
-            &mut o,
-            &format!(
-                "WRITE (*, *) 'OPCOST ADDR {}', MOD(LOC({arr}({off})), 4096_8)",
-                p.name
-            ),
-        );
-    }
-    // Page0Guard: write every element of every pool and of the flush area, sets in reverse
-    // order so that set NSETS is the least recently used (Whaley & Castaldo section 4).
-    e(&mut o, &format!("DO 10 I = {fl_elems}, 1, -1"));
-    e(&mut o, "   FL(I) = 0.0D0");
-    emit(&mut o, Some(10), "CONTINUE");
-    let init_call = |p: &Pool, first: &str, count: &str, seed: u64| -> String {
-        let (arr, _, _) = pool_var(p);
-        let (kind, val) = match p.init {
-            Init::Random => (0, 0.0),
-            Init::Zero => (1, 0.0),
-            Init::Value(v) => (1, v),
-        };
-        format!(
-            "CALL {}({arr}({first}), {count}, {kind}, {}, {seed})",
-            init_sub(p.ty),
-            literal(val, ElemType::Double)
-        )
-    };
-    for (n, p) in pools.iter().enumerate() {
-        e(
-            &mut o,
-            &init_call(p, "1", &p.total().to_string(), 17 + n as u64),
-        );
-    }
-    for s in &scalar_init {
-        e(&mut o, s);
-    }
-    // InstLdGuard: one dummy call before any flushing or timing (Whaley & Castaldo section 5.4).
-    e(&mut o, &call);
-    e(&mut o, "SGN = -SGN");
-    for (n, p) in pools.iter().enumerate() {
-        let (_, off, _) = pool_var(p);
-        if p.sets > 1 {
-            // Re-write the copies from the last to the first.
-            let label = 1000 + n as u32;
-            e(&mut o, &format!("DO {label} K = NSETS, 1, -1"));
-            e(
-                &mut o,
-                &init_call(
-                    p,
-                    &format!("{off} + (K - 1) * {}", p.stride),
-                    &p.elems.to_string(),
-                    101 + n as u64,
-                ),
-            );
-            emit(&mut o, Some(label), "CONTINUE");
-        } else {
-            e(
-                &mut o,
-                &init_call(p, &off, &p.elems.to_string(), 101 + n as u64),
-            );
-        }
-    }
-    e(&mut o, "CALL SYSTEM_CLOCK(T0, RATE)");
+    d.declare_pools(sets);
+    let scalars = d.declare_scalars(spec, shape);
+    let call = d.call_statement(spec);
+    d.place_pools();
+    d.write_operands(&scalars, &call);
+    d.e("CALL SYSTEM_CLOCK(T0, RATE)");
     match cfg.method {
-        Method::OneCall => {
-            e(&mut o, "NREP = 1");
-            e(&mut o, "WRITE (*, *) 'OPCOST REPS', NREP, NSETS, 0.0D0");
-            e(&mut o, "DO 30 IS = 1, NSAMP");
-            // Operands the call finds in cache are written after the flush (Whaley & Castaldo sec. 3.1).
-            for p in pools.iter().filter(|p| p.flushed) {
-                let (_, off, _) = pool_var(p);
-                e(&mut o, &init_call(p, &off, &p.elems.to_string(), 200));
+        Method::OneCall => d.one_call_samples(&scalars, &call),
+        Method::MultiCall => d.multi_call_samples(&scalars, &call),
+    }
+    d.finish()
+}
+
+/// The driver being written and what its parts share.
+struct Driver<'a> {
+    cfg: &'a DriverConfig,
+    sig: &'a Signature,
+    pools: Vec<Pool>,
+    /// Elements of the flush area FL (1 when the driver sweeps none).
+    fl_elems: u64,
+    /// The one-call method sweeps FL before each sample.
+    one_call_flush: bool,
+    o: String,
+}
+
+/// The actual arguments that are not arrays: their assignments and the `alternate` ones.
+struct Scalars {
+    init: Vec<String>,
+    alternates: Vec<String>,
+}
+
+/// `CALL OPCIN<type>(...)` writing `count` elements of pool `p` from element `first`.
+fn init_call(p: &Pool, first: &str, count: &str, seed: u64) -> String {
+    let (arr, _, _) = pool_var(p);
+    let (kind, val) = match p.init {
+        Init::Random => (0, 0.0),
+        Init::Zero => (1, 0.0),
+        Init::Value(v) => (1, v),
+    };
+    format!(
+        "CALL {}({arr}({first}), {count}, {kind}, {}, {seed})",
+        init_sub(p.ty),
+        literal(val, ElemType::Double)
+    )
+}
+
+impl Driver<'_> {
+    /// An unlabelled statement.
+    fn e(&mut self, text: &str) {
+        emit(&mut self.o, None, text);
+    }
+
+    /// A labelled statement.
+    fn l(&mut self, label: u32, text: &str) {
+        emit(&mut self.o, Some(label), text);
+    }
+
+    /// The program header, the flush area, the pools in COMMON and the driver's variables.
+    fn declare_pools(&mut self, sets: u64) {
+        self.e("PROGRAM OPCTIM");
+        self.e("IMPLICIT NONE");
+        self.e("INTEGER NSAMP, NSETS");
+        self.e(&format!(
+            "PARAMETER (NSAMP = {}, NSETS = {sets})",
+            self.cfg.samples
+        ));
+        self.e(&format!("DOUBLE PRECISION FL({})", self.fl_elems));
+        self.e("COMMON /OPCFL/ FL");
+        for k in 0..self.pools.len() {
+            let p = &self.pools[k];
+            let (arr, off, ix) = pool_var(p);
+            let decls = [
+                format!("{} {arr}({})", p.ty.fortran(), p.total()),
+                format!("COMMON /OPC{}/ {arr}", p.name),
+                format!("INTEGER {off}, {ix}"),
+            ];
+            for d in decls {
+                self.e(&d);
             }
-            if one_call_flush {
-                e(&mut o, &format!("DO 20 I = 1, {fl_elems}"));
-                e(&mut o, "   FSUM = FSUM + FL(I)");
-                emit(&mut o, Some(20), "CONTINUE");
-            }
-            for p in pools.iter().filter(|p| !p.flushed) {
-                let (_, off, _) = pool_var(p);
-                e(&mut o, &init_call(p, &off, &p.elems.to_string(), 200));
-            }
-            for s in &scalar_init {
-                e(&mut o, s);
-            }
-            e(&mut o, "CALL CPU_TIME(C0)");
-            e(&mut o, "CALL SYSTEM_CLOCK(T0)");
-            e(&mut o, &call);
-            e(&mut o, "CALL SYSTEM_CLOCK(T1)");
-            e(&mut o, "CALL CPU_TIME(C1)");
-            e(&mut o, "SGN = -SGN");
-            e(&mut o, "WALL = DBLE(T1 - T0) / DBLE(RATE)");
-            e(&mut o, "SWALL(IS) = WALL");
-            e(&mut o, "SCPU(IS) = C1 - C0");
-            emit(&mut o, Some(30), "CONTINUE");
         }
-        Method::MultiCall => {
-            // Calibrate the repetition count until one interval is long enough, then time
-            // NSAMP intervals. Working sets are used from NSETS down to 1 (Whaley & Castaldo fig. 6).
-            e(&mut o, "K = NSETS");
-            e(&mut o, "NREP = 1");
-            let body = |o: &mut String, label: u32| {
-                for p in pools.iter().filter(|p| p.sets > 1) {
-                    let (_, off, ix) = pool_var(p);
-                    emit(o, None, &format!("{ix} = {off} + (K - 1) * {}", p.stride));
+        self.e("INTEGER*8 T0, T1, RATE");
+        self.e("DOUBLE PRECISION C0, C1, CHK, SGN, FSUM, WALL");
+        // Samples are kept until the end: no I/O (system calls) between timed calls.
+        self.e("DOUBLE PRECISION SWALL(NSAMP), SCPU(NSAMP)");
+        self.e("INTEGER IS, IR, NREP, K, I");
+        self.e("INTEGER OPCOFF");
+        self.e("EXTERNAL OPCOFF");
+    }
+
+    /// Declare the scalar arguments; their assignments and alternates are for later.
+    fn declare_scalars(&mut self, spec: &Spec, shape: &Shape) -> Scalars {
+        let mut s = Scalars {
+            init: Vec::new(),
+            alternates: Vec::new(),
+        };
+        for f in &spec.formals {
+            if matches!(spec.args[f], ArgSpec::Array(_)) {
+                continue;
+            }
+            let ty = self.sig.types[f];
+            self.e(&format!("{} {f}", ty.fortran()));
+            s.init
+                .push(format!("{f} = {}", literal(shape.scalars[f], ty)));
+            if let ArgSpec::Scalar(a) = &spec.args[f] {
+                if a.alternate {
+                    s.alternates.push(f.clone());
                 }
-                emit(o, None, &call);
-                emit(o, None, "SGN = -SGN");
-                for a in &alternates {
-                    emit(o, None, &format!("{a} = -{a}"));
+            }
+        }
+        s
+    }
+
+    /// The timed statement: the CALL, or the function reference added into CHK (declared here).
+    fn call_statement(&mut self, spec: &Spec) -> String {
+        let call_args: Vec<String> = spec
+            .formals
+            .iter()
+            .map(|f| match self.pools.iter().find(|p| &p.name == f) {
+                Some(p) => {
+                    let (arr, _, ix) = pool_var(p);
+                    format!("{arr}({ix})")
                 }
-                emit(o, None, "K = K - 1");
-                emit(o, None, "IF (K .LT. 1) K = NSETS");
-                emit(o, Some(label), "CONTINUE");
-            };
-            emit(&mut o, Some(40), "CONTINUE");
-            e(&mut o, "CALL SYSTEM_CLOCK(T0)");
-            e(&mut o, "DO 41 IR = 1, NREP");
-            body(&mut o, 41);
-            e(&mut o, "CALL SYSTEM_CLOCK(T1)");
-            e(&mut o, "WALL = DBLE(T1 - T0) / DBLE(RATE)");
-            e(
-                &mut o,
-                &format!(
-                    "IF (WALL .LT. {} .AND. NREP .LT. 1073741824) THEN",
-                    literal(cfg.min_interval_s, ElemType::Double)
+                None => f.clone(),
+            })
+            .collect();
+        let sig = self.sig;
+        if sig.is_function {
+            let rt = sig.result.expect("checked");
+            self.e(&format!("{} {}", rt.fortran(), sig.name));
+            self.e(&format!("EXTERNAL {}", sig.name));
+            format!(
+                "CHK = CHK + SGN * DBLE({}({}))",
+                sig.name,
+                call_args.join(", ")
+            )
+        } else {
+            format!("CALL {}({})", sig.name, call_args.join(", "))
+        }
+    }
+
+    /// Placement (MemAlign): the first copy of each pool at the requested alignment.
+    fn place_pools(&mut self) {
+        self.e("CHK = 0.0D0");
+        self.e("SGN = 1.0D0");
+        self.e("FSUM = 0.0D0");
+        for k in 0..self.pools.len() {
+            let p = &self.pools[k];
+            let (arr, off, ix) = pool_var(p);
+            let stmts = [
+                format!(
+                    "{off} = OPCOFF(LOC({arr}), {}, {}, {})",
+                    p.ty.bytes(),
+                    p.align_bytes,
+                    u8::from(p.misalign)
                 ),
-            );
-            e(&mut o, "  NREP = NREP * 2");
-            e(&mut o, "  GO TO 40");
-            e(&mut o, "END IF");
-            e(&mut o, "WRITE (*, *) 'OPCOST REPS', NREP, NSETS, WALL");
-            e(&mut o, "DO 50 IS = 1, NSAMP");
-            e(&mut o, "CALL CPU_TIME(C0)");
-            e(&mut o, "CALL SYSTEM_CLOCK(T0)");
-            e(&mut o, "DO 51 IR = 1, NREP");
-            body(&mut o, 51);
-            e(&mut o, "CALL SYSTEM_CLOCK(T1)");
-            e(&mut o, "CALL CPU_TIME(C1)");
-            e(&mut o, "WALL = DBLE(T1 - T0) / DBLE(RATE)");
-            e(&mut o, "SWALL(IS) = WALL");
-            e(&mut o, "SCPU(IS) = C1 - C0");
-            emit(&mut o, Some(50), "CONTINUE");
+                format!("{ix} = {off}"),
+                format!(
+                    "WRITE (*, *) 'OPCOST ADDR {}', MOD(LOC({arr}({off})), 4096_8)",
+                    p.name
+                ),
+            ];
+            for s in stmts {
+                self.e(&s);
+            }
         }
     }
-    e(&mut o, "DO 60 IS = 1, NSAMP");
-    e(
-        &mut o,
-        "   WRITE (*, *) 'OPCOST SAMPLE', SWALL(IS), SCPU(IS)",
-    );
-    emit(&mut o, Some(60), "CONTINUE");
-    e(&mut o, "WRITE (*, *) 'OPCOST CHECK', CHK, FSUM");
-    e(&mut o, "END");
-    o.push_str(SUPPORT);
-    for (suffix, decl, random, value) in [
-        (
-            'D',
-            "DOUBLE PRECISION",
-            "DBLE(S) / 2147483648.0D0 - 0.5D0",
-            "VAL",
-        ),
-        (
-            'R',
-            "REAL",
-            "REAL(DBLE(S) / 2147483648.0D0 - 0.5D0)",
-            "REAL(VAL)",
-        ),
-        ('I', "INTEGER", "INT(MOD(S / 65536_8, 100_8))", "NINT(VAL)"),
-    ] {
-        o.push_str(&init_routine(suffix, decl, random, value));
+
+    /// Page0Guard: write every element of every pool and of the flush area, sets in reverse
+    /// order so that set NSETS is the least recently used (Whaley & Castaldo section 4); then
+    /// InstLdGuard, one dummy call before any flushing or timing (section 5.4).
+    fn write_operands(&mut self, scalars: &Scalars, call: &str) {
+        self.e(&format!("DO 10 I = {}, 1, -1", self.fl_elems));
+        self.e("   FL(I) = 0.0D0");
+        self.l(10, "CONTINUE");
+        let whole: Vec<String> = self
+            .pools
+            .iter()
+            .enumerate()
+            .map(|(n, p)| init_call(p, "1", &p.total().to_string(), 17 + n as u64))
+            .collect();
+        for s in whole.iter().chain(&scalars.init) {
+            self.e(s);
+        }
+        self.e(call);
+        self.e("SGN = -SGN");
+        for n in 0..self.pools.len() {
+            let p = &self.pools[n];
+            let (_, off, _) = pool_var(p);
+            let seed = 101 + n as u64;
+            if p.sets > 1 {
+                // Re-write the copies from the last to the first.
+                let label = 1000 + n as u32;
+                let first = format!("{off} + (K - 1) * {}", p.stride);
+                let write = init_call(p, &first, &p.elems.to_string(), seed);
+                self.e(&format!("DO {label} K = NSETS, 1, -1"));
+                self.e(&write);
+                self.l(label, "CONTINUE");
+            } else {
+                let write = init_call(p, &off, &p.elems.to_string(), seed);
+                self.e(&write);
+            }
+        }
     }
-    o
+
+    /// OneCallFlushLRU: each sample writes the operands again, sweeps the flush area between
+    /// the flushed and the cached ones, and times one call.
+    fn one_call_samples(&mut self, scalars: &Scalars, call: &str) {
+        self.e("NREP = 1");
+        self.e("WRITE (*, *) 'OPCOST REPS', NREP, NSETS, 0.0D0");
+        self.e("DO 30 IS = 1, NSAMP");
+        let rewrite = |flushed: bool| -> Vec<String> {
+            self.pools
+                .iter()
+                .filter(|p| p.flushed == flushed)
+                .map(|p| init_call(p, &pool_var(p).1, &p.elems.to_string(), 200))
+                .collect()
+        };
+        // Operands the call finds in cache are written after the flush (Whaley & Castaldo sec. 3.1).
+        let (flushed, cached) = (rewrite(true), rewrite(false));
+        for s in &flushed {
+            self.e(s);
+        }
+        if self.one_call_flush {
+            self.e(&format!("DO 20 I = 1, {}", self.fl_elems));
+            self.e("   FSUM = FSUM + FL(I)");
+            self.l(20, "CONTINUE");
+        }
+        for s in cached.iter().chain(&scalars.init) {
+            self.e(s);
+        }
+        self.e("CALL CPU_TIME(C0)");
+        self.e("CALL SYSTEM_CLOCK(T0)");
+        self.e(call);
+        self.e("CALL SYSTEM_CLOCK(T1)");
+        self.e("CALL CPU_TIME(C1)");
+        self.e("SGN = -SGN");
+        self.e("WALL = DBLE(T1 - T0) / DBLE(RATE)");
+        self.e("SWALL(IS) = WALL");
+        self.e("SCPU(IS) = C1 - C0");
+        self.l(30, "CONTINUE");
+    }
+
+    /// MultiCallFlushLRU: calibrate the repetition count until one interval is long enough,
+    /// then time NSAMP intervals. Working sets are used from NSETS down to 1 (Whaley & Castaldo
+    /// fig. 6).
+    fn multi_call_samples(&mut self, scalars: &Scalars, call: &str) {
+        self.e("K = NSETS");
+        self.e("NREP = 1");
+        self.l(40, "CONTINUE");
+        self.e("CALL SYSTEM_CLOCK(T0)");
+        self.e("DO 41 IR = 1, NREP");
+        self.repeated_call(scalars, call, 41);
+        self.e("CALL SYSTEM_CLOCK(T1)");
+        self.e("WALL = DBLE(T1 - T0) / DBLE(RATE)");
+        self.e(&format!(
+            "IF (WALL .LT. {} .AND. NREP .LT. 1073741824) THEN",
+            literal(self.cfg.min_interval_s, ElemType::Double)
+        ));
+        self.e("  NREP = NREP * 2");
+        self.e("  GO TO 40");
+        self.e("END IF");
+        self.e("WRITE (*, *) 'OPCOST REPS', NREP, NSETS, WALL");
+        self.e("DO 50 IS = 1, NSAMP");
+        self.e("CALL CPU_TIME(C0)");
+        self.e("CALL SYSTEM_CLOCK(T0)");
+        self.e("DO 51 IR = 1, NREP");
+        self.repeated_call(scalars, call, 51);
+        self.e("CALL SYSTEM_CLOCK(T1)");
+        self.e("CALL CPU_TIME(C1)");
+        self.e("WALL = DBLE(T1 - T0) / DBLE(RATE)");
+        self.e("SWALL(IS) = WALL");
+        self.e("SCPU(IS) = C1 - C0");
+        self.l(50, "CONTINUE");
+    }
+
+    /// The body of a multi-call loop ending at `label`: the call on working set K, the
+    /// RangeGuard sign flips, and the step to the previous set.
+    fn repeated_call(&mut self, scalars: &Scalars, call: &str, label: u32) {
+        let sets: Vec<String> = self
+            .pools
+            .iter()
+            .filter(|p| p.sets > 1)
+            .map(|p| {
+                let (_, off, ix) = pool_var(p);
+                format!("{ix} = {off} + (K - 1) * {}", p.stride)
+            })
+            .collect();
+        for s in &sets {
+            self.e(s);
+        }
+        self.e(call);
+        self.e("SGN = -SGN");
+        for a in &scalars.alternates {
+            self.e(&format!("{a} = -{a}"));
+        }
+        self.e("K = K - 1");
+        self.e("IF (K .LT. 1) K = NSETS");
+        self.l(label, "CONTINUE");
+    }
+
+    /// Print the samples and the check sum, end the program, and append the support routines.
+    fn finish(mut self) -> String {
+        self.e("DO 60 IS = 1, NSAMP");
+        self.e("   WRITE (*, *) 'OPCOST SAMPLE', SWALL(IS), SCPU(IS)");
+        self.l(60, "CONTINUE");
+        self.e("WRITE (*, *) 'OPCOST CHECK', CHK, FSUM");
+        self.e("END");
+        self.o.push_str(SUPPORT);
+        for (suffix, decl, random, value) in [
+            (
+                'D',
+                "DOUBLE PRECISION",
+                "DBLE(S) / 2147483648.0D0 - 0.5D0",
+                "VAL",
+            ),
+            (
+                'R',
+                "REAL",
+                "REAL(DBLE(S) / 2147483648.0D0 - 0.5D0)",
+                "REAL(VAL)",
+            ),
+            ('I', "INTEGER", "INT(MOD(S / 65536_8, 100_8))", "NINT(VAL)"),
+        ] {
+            self.o.push_str(&init_routine(suffix, decl, random, value));
+        }
+        self.o
+    }
 }
 
 /// The initialisation routine of one element type: OPCIN<suffix>(A, N, KIND, VAL, SEED)
@@ -469,7 +556,7 @@ fn init_routine(suffix: char, decl: &str, random: &str, value: &str) -> String {
 /// the last element to the first.
 const SUPPORT: &str = "\
 C     First index of ARR whose address is AL-aligned (MIS = 1: one
-C     element past it, so never AL-aligned; Whaley & Castaldo section 5.5).
+C     element past it, so never AL-aligned; Whaley & Castaldo 5.5).
       INTEGER FUNCTION OPCOFF(ADDR, ES, AL, MIS)
       INTEGER*8 ADDR, R
       INTEGER ES, AL, MIS

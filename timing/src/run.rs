@@ -56,7 +56,7 @@ pub struct Timing {
     pub seconds: f64,
 }
 
-use model::estimate::median;
+use model::stats::median;
 
 impl Timing {
     /// Recompute the statistics from the samples (Whaley & Castaldo section 2.1).

@@ -394,189 +394,21 @@ impl Spec {
     /// Parse spec text; `path` names it in messages and anchors relative file names.
     pub fn parse(path: &Path, text: &str) -> Result<Spec, SpecError> {
         let p = path.display().to_string();
-        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-        let err = |line: usize, message: String| SpecError::Syntax {
-            path: p.clone(),
-            line,
-            message,
-        };
-        let mut file = None;
-        let mut routine: Option<(String, Vec<String>)> = None;
-        let mut sizes = BTreeMap::new();
-        let mut size_order = Vec::new();
-        let mut args: BTreeMap<String, ArgSpec> = BTreeMap::new();
-        let mut flop = None;
-        let mut program = Vec::new();
-        let mut lines = BTreeMap::new();
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut d = Directives::default();
         for (i, raw) in text.lines().enumerate() {
-            let ln = i + 1;
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
             }
-            let (key, rest) = line
-                .split_once(char::is_whitespace)
-                .map(|(k, r)| (k, r.trim()))
-                .unwrap_or((line, ""));
-            let key = key.to_ascii_lowercase();
-            if rest.is_empty() {
-                return Err(err(ln, format!("`{key}` needs a value")));
-            }
-            match key.as_str() {
-                "file" => file = Some(dir.join(rest)),
-                "program" => program.extend(rest.split_whitespace().map(|f| dir.join(f))),
-                "routine" => {
-                    let (name, list) = rest
-                        .split_once('(')
-                        .ok_or_else(|| err(ln, "expected `routine NAME(ARG, ...)`".into()))?;
-                    let list = list
-                        .trim()
-                        .strip_suffix(')')
-                        .ok_or_else(|| err(ln, "missing `)` after the arguments".into()))?;
-                    let name = name.trim().to_ascii_uppercase();
-                    if !is_name(&name) {
-                        return Err(err(ln, format!("`{name}` is not a routine name")));
-                    }
-                    let formals: Vec<String> = if list.trim().is_empty() {
-                        vec![]
-                    } else {
-                        list.split(',').map(|a| a.trim().to_ascii_uppercase()).collect()
-                    };
-                    if let Some(bad) = formals.iter().find(|a| !is_name(a)) {
-                        return Err(err(ln, format!("`{bad}` is not an argument name")));
-                    }
-                    lines.insert("routine".into(), ln);
-                    routine = Some((name, formals));
-                }
-                "size" | "scalar" => {
-                    let (name, value) = rest
-                        .split_once('=')
-                        .ok_or_else(|| err(ln, format!("expected `{key} NAME = VALUE`")))?;
-                    let name = name.trim().to_ascii_uppercase();
-                    if !is_name(&name) {
-                        return Err(err(ln, format!("`{name}` is not a name")));
-                    }
-                    if args.contains_key(&name) {
-                        return Err(err(ln, format!("`{name}` is described twice")));
-                    }
-                    lines.insert(name.clone(), ln);
-                    if key == "size" {
-                        let v = parse_size_values(value.trim())
-                            .map_err(|m| err(ln, format!("size {name}: {m}")))?;
-                        sizes.insert(name.clone(), v);
-                        size_order.push(name.clone());
-                        args.insert(name.clone(), ArgSpec::Size(name));
-                    } else {
-                        let mut words: Vec<&str> = value.split_whitespace().collect();
-                        let alternate = words.last() == Some(&"alternate");
-                        if alternate {
-                            words.pop();
-                        }
-                        let value = parse_expr(&words.join(" "))
-                            .map_err(|m| err(ln, format!("scalar {name}: {m}")))?;
-                        args.insert(
-                            name.clone(),
-                            ArgSpec::Scalar(ScalarSpec {
-                                name,
-                                value,
-                                alternate,
-                            }),
-                        );
-                    }
-                }
-                "array" => {
-                    let a = parse_array(rest).map_err(|m| err(ln, m))?;
-                    if args.contains_key(&a.name) {
-                        return Err(err(ln, format!("`{}` is described twice", a.name)));
-                    }
-                    lines.insert(a.name.clone(), ln);
-                    args.insert(a.name.clone(), ArgSpec::Array(a));
-                }
-                "flop" => {
-                    lines.insert("flop".into(), ln);
-                    flop = Some(parse_expr(rest).map_err(|m| err(ln, format!("flop: {m}")))?)
-                }
-                _ => {
-                    return Err(err(
-                        ln,
-                        format!("unknown directive `{key}` (expected file, routine, size, scalar, array, flop or program)"),
-                    ))
-                }
-            }
+            d.read(line, i + 1, dir)
+                .map_err(|message| SpecError::Syntax {
+                    path: p.clone(),
+                    line: i + 1,
+                    message,
+                })?;
         }
-        let invalid = |message: String| SpecError::Invalid {
-            path: p.clone(),
-            message,
-        };
-        let file = file.ok_or_else(|| invalid("no `file` line (the routine's source)".into()))?;
-        let (routine, formals) =
-            routine.ok_or_else(|| invalid("no `routine NAME(ARGS)` line".into()))?;
-        for f in &formals {
-            if !args.contains_key(f) {
-                return Err(invalid(format!(
-                    "argument {f} of {routine} is not described (add a `size`, `scalar` or `array` line)"
-                )));
-            }
-        }
-        for (name, ln) in &lines {
-            if name != "routine"
-                && name != "flop"
-                && !formals.contains(name)
-                && !sizes.contains_key(name)
-            {
-                return Err(err(
-                    *ln,
-                    format!(
-                        "`{name}` is not an argument of {routine}({})",
-                        formals.join(", ")
-                    ),
-                ));
-            }
-        }
-        // Every expression may use only sizes.
-        let mut exprs: Vec<(&Expr, Option<usize>, bool)> = vec![];
-        for (name, a) in &args {
-            let ln = lines.get(name).copied();
-            match a {
-                ArgSpec::Array(a) => exprs.extend(a.dims.iter().map(|d| (d, ln, true))),
-                ArgSpec::Scalar(s) => exprs.push((&s.value, ln, false)),
-                ArgSpec::Size(_) => {}
-            }
-        }
-        if let Some(f) = &flop {
-            exprs.push((f, lines.get("flop").copied(), true));
-        }
-        let scalars: Vec<&String> = args
-            .iter()
-            .filter(|(_, a)| matches!(a, ArgSpec::Scalar(_)))
-            .map(|(n, _)| n)
-            .collect();
-        for (e, ln, scalars_ok) in exprs {
-            let mut used = Vec::new();
-            e.names(&mut used);
-            if let Some(bad) = used
-                .iter()
-                .find(|n| !(sizes.contains_key(*n) || (scalars_ok && scalars.contains(n))))
-            {
-                let msg = format!("`{bad}` is used in an expression but is not a size (declare it with `size {bad} = ...`)");
-                return Err(match ln {
-                    Some(l) => err(l, msg),
-                    None => invalid(msg),
-                });
-            }
-        }
-        Ok(Spec {
-            path: path.to_path_buf(),
-            file,
-            routine,
-            formals,
-            sizes,
-            size_order,
-            args,
-            flop,
-            program,
-            lines,
-        })
+        d.check(path)
     }
 
     /// Every combination of size values (the cartesian product, first size slowest).
@@ -606,6 +438,221 @@ impl Spec {
             })
             .collect()
     }
+}
+
+/// The directives of a spec as they are read, before the checks that need all of them.
+#[derive(Default)]
+struct Directives {
+    file: Option<PathBuf>,
+    routine: Option<(String, Vec<String>)>,
+    sizes: BTreeMap<String, Vec<i64>>,
+    size_order: Vec<String>,
+    args: BTreeMap<String, ArgSpec>,
+    flop: Option<Expr>,
+    program: Vec<PathBuf>,
+    lines: BTreeMap<String, usize>,
+}
+
+impl Directives {
+    /// Read one directive line (comment stripped, not empty), line `ln` of the spec in `dir`.
+    fn read(&mut self, line: &str, ln: usize, dir: &Path) -> Result<(), String> {
+        let (key, rest) = line
+            .split_once(char::is_whitespace)
+            .map(|(k, r)| (k, r.trim()))
+            .unwrap_or((line, ""));
+        let key = key.to_ascii_lowercase();
+        if rest.is_empty() {
+            return Err(format!("`{key}` needs a value"));
+        }
+        match key.as_str() {
+            "file" => self.file = Some(dir.join(rest)),
+            "program" => self
+                .program
+                .extend(rest.split_whitespace().map(|f| dir.join(f))),
+            "routine" => {
+                self.routine = Some(parse_routine(rest)?);
+                self.lines.insert("routine".into(), ln);
+            }
+            "size" | "scalar" => self.size_or_scalar(&key, rest, ln)?,
+            "array" => {
+                let a = parse_array(rest)?;
+                if self.args.contains_key(&a.name) {
+                    return Err(format!("`{}` is described twice", a.name));
+                }
+                self.lines.insert(a.name.clone(), ln);
+                self.args.insert(a.name.clone(), ArgSpec::Array(a));
+            }
+            "flop" => {
+                self.lines.insert("flop".into(), ln);
+                self.flop = Some(parse_expr(rest).map_err(|m| format!("flop: {m}"))?)
+            }
+            _ => {
+                return Err(format!("unknown directive `{key}` (expected file, routine, size, scalar, array, flop or program)"))
+            }
+        }
+        Ok(())
+    }
+
+    /// `size NAME = VALUES` or `scalar NAME = EXPR [alternate]`.
+    fn size_or_scalar(&mut self, key: &str, rest: &str, ln: usize) -> Result<(), String> {
+        let (name, value) = rest
+            .split_once('=')
+            .ok_or_else(|| format!("expected `{key} NAME = VALUE`"))?;
+        let name = name.trim().to_ascii_uppercase();
+        if !is_name(&name) {
+            return Err(format!("`{name}` is not a name"));
+        }
+        if self.args.contains_key(&name) {
+            return Err(format!("`{name}` is described twice"));
+        }
+        self.lines.insert(name.clone(), ln);
+        if key == "size" {
+            let v = parse_size_values(value.trim()).map_err(|m| format!("size {name}: {m}"))?;
+            self.sizes.insert(name.clone(), v);
+            self.size_order.push(name.clone());
+            self.args.insert(name.clone(), ArgSpec::Size(name));
+        } else {
+            let mut words: Vec<&str> = value.split_whitespace().collect();
+            let alternate = words.last() == Some(&"alternate");
+            if alternate {
+                words.pop();
+            }
+            let value = parse_expr(&words.join(" ")).map_err(|m| format!("scalar {name}: {m}"))?;
+            self.args.insert(
+                name.clone(),
+                ArgSpec::Scalar(ScalarSpec {
+                    name,
+                    value,
+                    alternate,
+                }),
+            );
+        }
+        Ok(())
+    }
+
+    /// The spec, once every argument is described, every described name is an argument or a
+    /// size, and every expression uses only sizes (and, where allowed, scalars).
+    fn check(self, path: &Path) -> Result<Spec, SpecError> {
+        let p = path.display().to_string();
+        let err = |line: usize, message: String| SpecError::Syntax {
+            path: p.clone(),
+            line,
+            message,
+        };
+        let invalid = |message: String| SpecError::Invalid {
+            path: p.clone(),
+            message,
+        };
+        let file = self
+            .file
+            .clone()
+            .ok_or_else(|| invalid("no `file` line (the routine's source)".into()))?;
+        let (routine, formals) = self
+            .routine
+            .clone()
+            .ok_or_else(|| invalid("no `routine NAME(ARGS)` line".into()))?;
+        for f in &formals {
+            if !self.args.contains_key(f) {
+                return Err(invalid(format!(
+                    "argument {f} of {routine} is not described (add a `size`, `scalar` or `array` line)"
+                )));
+            }
+        }
+        for (name, ln) in &self.lines {
+            if name != "routine"
+                && name != "flop"
+                && !formals.contains(name)
+                && !self.sizes.contains_key(name)
+            {
+                return Err(err(
+                    *ln,
+                    format!(
+                        "`{name}` is not an argument of {routine}({})",
+                        formals.join(", ")
+                    ),
+                ));
+            }
+        }
+        if let Some((bad, ln)) = self.name_not_a_size() {
+            let msg = format!("`{bad}` is used in an expression but is not a size (declare it with `size {bad} = ...`)");
+            return Err(match ln {
+                Some(l) => err(l, msg),
+                None => invalid(msg),
+            });
+        }
+        Ok(Spec {
+            path: path.to_path_buf(),
+            file,
+            routine,
+            formals,
+            sizes: self.sizes,
+            size_order: self.size_order,
+            args: self.args,
+            flop: self.flop,
+            program: self.program,
+            lines: self.lines,
+        })
+    }
+
+    /// The first name an expression uses that is not a size (nor a scalar, in array
+    /// dimensions and the flop count), with the line of the expression's directive.
+    fn name_not_a_size(&self) -> Option<(String, Option<usize>)> {
+        let mut exprs: Vec<(&Expr, Option<usize>, bool)> = vec![];
+        for (name, a) in &self.args {
+            let ln = self.lines.get(name).copied();
+            match a {
+                ArgSpec::Array(a) => exprs.extend(a.dims.iter().map(|d| (d, ln, true))),
+                ArgSpec::Scalar(s) => exprs.push((&s.value, ln, false)),
+                ArgSpec::Size(_) => {}
+            }
+        }
+        if let Some(f) = &self.flop {
+            exprs.push((f, self.lines.get("flop").copied(), true));
+        }
+        let scalars: Vec<&String> = self
+            .args
+            .iter()
+            .filter(|(_, a)| matches!(a, ArgSpec::Scalar(_)))
+            .map(|(n, _)| n)
+            .collect();
+        for (e, ln, scalars_ok) in exprs {
+            let mut used = Vec::new();
+            e.names(&mut used);
+            if let Some(bad) = used
+                .iter()
+                .find(|n| !(self.sizes.contains_key(*n) || (scalars_ok && scalars.contains(n))))
+            {
+                return Some((bad.clone(), ln));
+            }
+        }
+        None
+    }
+}
+
+/// `NAME(ARG, ...)` of a `routine` line: the routine's name and its formal arguments.
+fn parse_routine(rest: &str) -> Result<(String, Vec<String>), String> {
+    let (name, list) = rest
+        .split_once('(')
+        .ok_or("expected `routine NAME(ARG, ...)`")?;
+    let list = list
+        .trim()
+        .strip_suffix(')')
+        .ok_or("missing `)` after the arguments")?;
+    let name = name.trim().to_ascii_uppercase();
+    if !is_name(&name) {
+        return Err(format!("`{name}` is not a routine name"));
+    }
+    let formals: Vec<String> = if list.trim().is_empty() {
+        vec![]
+    } else {
+        list.split(',')
+            .map(|a| a.trim().to_ascii_uppercase())
+            .collect()
+    };
+    if let Some(bad) = formals.iter().find(|a| !is_name(a)) {
+        return Err(format!("`{bad}` is not an argument name"));
+    }
+    Ok((name, formals))
 }
 
 fn parse_array(rest: &str) -> Result<ArraySpec, String> {
