@@ -44,7 +44,7 @@ fn json_on_standard_output_is_the_glossary_alone() {
         assert!(e["description"].as_str().is_some_and(|d| !d.is_empty()));
         // A time per operation, but WIND: a count of instructions (rule 19).
         let unit = e["unit"].as_str().unwrap_or_default();
-        assert!(unit.starts_with("ns per") || p == Param::WIND, "{unit}");
+        assert!(unit.starts_with("ns per") || *p == Param::WIND, "{unit}");
     }
 }
 
