@@ -856,7 +856,34 @@ fn statement_at(t: &str, base: usize) -> Result<Stmt, Failure> {
     keyword_statement(t, base)
 }
 
+/// A statement that is not an assignment, by its keyword: each kind of statement in a function of
+/// its own, tried in order.
 fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
+    for part in [
+        unit_statement,
+        specification_statement,
+        control_statement,
+        flow_statement,
+    ] {
+        if let Some(s) = part(t, base)? {
+            return Ok(s);
+        }
+    }
+    for kw in IO_KEYWORDS {
+        if let Some(r) = t.strip_prefix(kw) {
+            if r.is_empty()
+                || r.starts_with(['(', '*', ',', '\'', '"'])
+                || r.starts_with(|c: char| c.is_ascii_alphanumeric())
+            {
+                return Ok(Stmt::Io(kw, Vec::new()));
+            }
+        }
+    }
+    Err(fail(base, "a Fortran 77 statement"))
+}
+
+/// Unit headers, END and the ends of blocks, CONTINUE, type declarations.
+fn unit_statement(t: &str, base: usize) -> Result<Option<Stmt>, Failure> {
     let at = |rest: &str| base + t.len() - rest.len();
     macro_rules! rest_of {
         ($kw:expr) => {
@@ -871,25 +898,29 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
         || t.starts_with("ENDSUBROUTINE")
         || t.starts_with("ENDFUNCTION")
     {
-        return Ok(Stmt::End);
+        return Ok(Some(Stmt::End));
     }
     if matches!(t, "ENDIF") {
-        return Ok(Stmt::EndIf);
+        return Ok(Some(Stmt::EndIf));
     }
     if t == "ENDDO" {
-        return Ok(Stmt::EndDo);
+        return Ok(Some(Stmt::EndDo));
     }
     if t == "ELSE" {
-        return Ok(Stmt::Else);
+        return Ok(Some(Stmt::Else));
     }
     if t == "CONTINUE" {
-        return Ok(Stmt::Continue);
+        return Ok(Some(Stmt::Continue));
     }
     if let Some(r) = rest_of!("PROGRAM") {
-        return whole(at(r), r, "a program name", name).map(Stmt::Program);
+        return whole(at(r), r, "a program name", name)
+            .map(Stmt::Program)
+            .map(Some);
     }
     if let Some(r) = rest_of!("BLOCKDATA") {
-        return whole(at(r), r, "a BLOCK DATA name", opt(name)).map(Stmt::BlockData);
+        return whole(at(r), r, "a BLOCK DATA name", opt(name))
+            .map(Stmt::BlockData)
+            .map(Some);
     }
     if let Some(r) = rest_of!("SUBROUTINE") {
         return whole(
@@ -898,7 +929,8 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
             "a subroutine name and dummy arguments",
             pair(name, dummy_list),
         )
-        .map(|(n, a)| Stmt::Subroutine(n, a));
+        .map(|(n, a)| Stmt::Subroutine(n, a))
+        .map(Some);
     }
     if let Some(r) = rest_of!("ENTRY") {
         return whole(
@@ -907,7 +939,8 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
             "an entry name and dummy arguments",
             pair(name, dummy_list),
         )
-        .map(|(n, a)| Stmt::Entry(n, a));
+        .map(|(n, a)| Stmt::Entry(n, a))
+        .map(Some);
     }
     if let Some(r) = rest_of!("FUNCTION") {
         return whole(
@@ -916,12 +949,13 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
             "a function name and dummy arguments",
             pair(name, dummy_list),
         )
-        .map(|(n, a)| Stmt::Function(None, n, a));
+        .map(|(n, a)| Stmt::Function(None, n, a))
+        .map(Some);
     }
     if let Ok((r, ty)) = type_spec(t) {
         if let Some(f) = r.strip_prefix("FUNCTION") {
             if let Ok(("", (n, a))) = pair(name, dummy_list)(f) {
-                return Ok(Stmt::Function(Some(ty), n, a));
+                return Ok(Some(Stmt::Function(Some(ty), n, a)));
             }
         }
         let r2 = r
@@ -934,40 +968,76 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
             "a list of names to declare",
             separated_list1(char(','), typed_entity),
         )
-        .map(|e| Stmt::TypeDecl(ty, e));
+        .map(|e| Stmt::TypeDecl(ty, e))
+        .map(Some);
+    }
+    Ok(None)
+}
+
+/// DIMENSION, COMMON, PARAMETER, IMPLICIT, EXTERNAL, INTRINSIC and the statements that cost
+/// nothing.
+fn specification_statement(t: &str, base: usize) -> Result<Option<Stmt>, Failure> {
+    let at = |rest: &str| base + t.len() - rest.len();
+    macro_rules! rest_of {
+        ($kw:expr) => {
+            t.strip_prefix($kw)
+        };
     }
     if let Some(r) = rest_of!("DIMENSION") {
-        return whole(at(r), r, "array declarators", entity_list).map(Stmt::Dimension);
+        return whole(at(r), r, "array declarators", entity_list)
+            .map(Stmt::Dimension)
+            .map(Some);
     }
     if let Some(r) = rest_of!("COMMON") {
-        return whole(at(r), r, "a COMMON block list", common).map(Stmt::Common);
+        return whole(at(r), r, "a COMMON block list", common)
+            .map(Stmt::Common)
+            .map(Some);
     }
     if let Some(r) = rest_of!("PARAMETER") {
-        return whole(at(r), r, "(NAME = constant, ...)", parameter).map(Stmt::Parameter);
+        return whole(at(r), r, "(NAME = constant, ...)", parameter)
+            .map(Stmt::Parameter)
+            .map(Some);
     }
     if let Some(r) = rest_of!("IMPLICIT") {
-        return whole(at(r), r, "NONE or type (letter ranges)", implicit).map(Stmt::Implicit);
+        return whole(at(r), r, "NONE or type (letter ranges)", implicit)
+            .map(Stmt::Implicit)
+            .map(Some);
     }
     if let Some(r) = rest_of!("EXTERNAL") {
-        return whole(at(r), r, "a list of names", name_list).map(Stmt::External);
+        return whole(at(r), r, "a list of names", name_list)
+            .map(Stmt::External)
+            .map(Some);
     }
     if let Some(r) = rest_of!("INTRINSIC") {
-        return whole(at(r), r, "a list of names", name_list).map(Stmt::Intrinsic);
+        return whole(at(r), r, "a list of names", name_list)
+            .map(Stmt::Intrinsic)
+            .map(Some);
     }
     if t.starts_with("SAVE") {
-        return Ok(Stmt::NoCost("SAVE"));
+        return Ok(Some(Stmt::NoCost("SAVE")));
     }
     if t.starts_with("EQUIVALENCE(") {
-        return Ok(Stmt::NoCost("EQUIVALENCE"));
+        return Ok(Some(Stmt::NoCost("EQUIVALENCE")));
     }
     if t.starts_with("DATA") && t.len() > 4 {
-        return Ok(Stmt::NoCost("DATA"));
+        return Ok(Some(Stmt::NoCost("DATA")));
     }
     if t.starts_with("INCLUDE'") || t.starts_with("INCLUDE\"") {
-        return Ok(Stmt::NoCost("INCLUDE"));
+        return Ok(Some(Stmt::NoCost("INCLUDE")));
     }
     if t.starts_with("FORMAT(") {
-        return Ok(Stmt::Format);
+        return Ok(Some(Stmt::Format));
+    }
+    Ok(None)
+}
+
+/// ASSIGN and the GO TOs.
+fn control_statement(t: &str, base: usize) -> Result<Option<Stmt>, Failure> {
+    let at = |rest: &str| base + t.len() - rest.len();
+    macro_rules! rest_of {
+        ($kw:expr) => {
+            t.strip_prefix($kw)
+        };
     }
     if let Some(r) = rest_of!("ASSIGN") {
         return whole(
@@ -976,11 +1046,14 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
             "ASSIGN label TO variable",
             tuple((label, tag("TO"), name)),
         )
-        .map(|(l, _, n)| Stmt::AssignLabel(l, n));
+        .map(|(l, _, n)| Stmt::AssignLabel(l, n))
+        .map(Some);
     }
     if let Some(r) = rest_of!("GOTO") {
         if r.starts_with(|c: char| c.is_ascii_digit()) {
-            return whole(at(r), r, "a statement label", label).map(Stmt::Goto);
+            return whole(at(r), r, "a statement label", label)
+                .map(Stmt::Goto)
+                .map(Some);
         }
         if r.starts_with('(') {
             return whole(
@@ -989,7 +1062,8 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
                 "(labels) expression",
                 tuple((label_list, opt(char(',')), expr)),
             )
-            .map(|(l, _, e)| Stmt::ComputedGoto(l, e));
+            .map(|(l, _, e)| Stmt::ComputedGoto(l, e))
+            .map(Some);
         }
         return whole(
             at(r),
@@ -1003,7 +1077,19 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
                 ),
             ),
         )
-        .map(|(n, l)| Stmt::AssignedGoto(n, l));
+        .map(|(n, l)| Stmt::AssignedGoto(n, l))
+        .map(Some);
+    }
+    Ok(None)
+}
+
+/// The IFs, DO, CALL, RETURN, STOP and PAUSE.
+fn flow_statement(t: &str, base: usize) -> Result<Option<Stmt>, Failure> {
+    let at = |rest: &str| base + t.len() - rest.len();
+    macro_rules! rest_of {
+        ($kw:expr) => {
+            t.strip_prefix($kw)
+        };
     }
     if let Some(r) = rest_of!("ELSEIF(") {
         let (r2, cond) = expr(r).map_err(|e| failure(at(r), r, "a condition", e))?;
@@ -1011,13 +1097,13 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
         if tail != "THEN" {
             return Err(fail(at(tail), "THEN"));
         }
-        return Ok(Stmt::ElseIf(cond));
+        return Ok(Some(Stmt::ElseIf(cond)));
     }
     if let Some(r) = rest_of!("IF(") {
         let (r2, cond) = expr(r).map_err(|e| failure(at(r), r, "a condition", e))?;
         let tail = r2.strip_prefix(')').ok_or_else(|| fail(at(r2), "`)`"))?;
         if tail == "THEN" {
-            return Ok(Stmt::BlockIf(cond));
+            return Ok(Some(Stmt::BlockIf(cond)));
         }
         if tail.starts_with(|c: char| c.is_ascii_digit()) {
             return whole(
@@ -1026,7 +1112,8 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
                 "three labels",
                 tuple((label, char(','), label, char(','), label)),
             )
-            .map(|(a, _, b, _, c)| Stmt::ArithIf(cond, [a, b, c]));
+            .map(|(a, _, b, _, c)| Stmt::ArithIf(cond, [a, b, c]))
+            .map(Some);
         }
         if tail.is_empty() {
             return Err(fail(at(tail), "a statement after IF (...)"));
@@ -1050,7 +1137,7 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
         {
             return Err(fail(off, "an executable statement allowed in a logical IF"));
         }
-        return Ok(Stmt::LogicalIf(cond, Box::new(inner), off));
+        return Ok(Some(Stmt::LogicalIf(cond, Box::new(inner), off)));
     }
     if let Some(r) = rest_of!("DO") {
         // DO [label[,]] WHILE (cond)   |   DO [label[,]] var = e1, e2 [, e3]
@@ -1061,7 +1148,7 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
             if r2 != ")" {
                 return Err(fail(at(r2), "`)` ending the DO WHILE condition"));
             }
-            return Ok(Stmt::DoWhile(lab, cond));
+            return Ok(Some(Stmt::DoWhile(lab, cond)));
         }
         return whole(
             at(r1),
@@ -1086,7 +1173,8 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
                     step,
                 },
             )
-        });
+        })
+        .map(Some);
     }
     if let Some(r) = rest_of!("CALL") {
         return whole(
@@ -1095,28 +1183,21 @@ fn keyword_statement(t: &str, base: usize) -> Result<Stmt, Failure> {
             "a subroutine name and arguments",
             pair(name, opt(arg_list)),
         )
-        .map(|(n, a)| Stmt::Call(n, a.unwrap_or_default()));
+        .map(|(n, a)| Stmt::Call(n, a.unwrap_or_default()))
+        .map(Some);
     }
     if let Some(r) = rest_of!("RETURN") {
-        return whole(at(r), r, "RETURN [expression]", opt(expr)).map(Stmt::Return);
+        return whole(at(r), r, "RETURN [expression]", opt(expr))
+            .map(Stmt::Return)
+            .map(Some);
     }
     if t.starts_with("STOP") {
-        return Ok(Stmt::Stop);
+        return Ok(Some(Stmt::Stop));
     }
     if t.starts_with("PAUSE") {
-        return Ok(Stmt::Pause);
+        return Ok(Some(Stmt::Pause));
     }
-    for kw in IO_KEYWORDS {
-        if let Some(r) = t.strip_prefix(kw) {
-            if r.is_empty()
-                || r.starts_with(['(', '*', ',', '\'', '"'])
-                || r.starts_with(|c: char| c.is_ascii_alphanumeric())
-            {
-                return Ok(Stmt::Io(kw, Vec::new()));
-            }
-        }
-    }
-    Err(fail(base, "a Fortran 77 statement"))
+    Ok(None)
 }
 
 #[cfg(test)]
