@@ -8,6 +8,7 @@
 //! per-iteration counter their own induction variable replaces; [`instrument`] writes the counted copy,
 //! [`dynamic`] compiles and runs it and multiplies; [`gcov`] cross-checks the execution counts
 //! with gcov; [`report`] prints Saavedra-Barrera's figure 5.2 and table 5.5.
+//! [`mutate`] fuzzes the steps that run no compiler with mutated whole files.
 //!
 //! ```no_run
 //! use analyzer::{analyze_static, AnalyzeOptions};
@@ -20,6 +21,7 @@ pub mod dynamic;
 pub mod gcov;
 pub mod induction;
 pub mod instrument;
+pub mod mutate;
 pub mod parse;
 pub mod recurrence;
 pub mod report;
