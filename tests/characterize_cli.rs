@@ -148,7 +148,7 @@ fn quick_characterization_of_a_few_regions_is_sane() {
 #[test]
 fn a_reader_that_stops_early_ends_show_without_a_panic() {
     use std::process::Stdio;
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/characterizations");
     let file = std::fs::read_dir(&committed)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -17,7 +17,7 @@ use std::time::Duration;
   opcost validate --machine M.json fortran-samples/sieve.f fortran-samples/mandel.f --runs 7
   opcost validate --machine results/A.json --machine results/B.json   # systems side by side
   opcost validate --machine M.json --against results/validation-M.csv --against old/run2.csv
-  opcost validate --machine results/<machine>--gfortran-O0.json --against results/history/2026-11-22
+  opcost validate --machine results/<machine>--gfortran-O0.json --against old-runs/2026-11-22
   opcost validate --machine M.json --manifest corpus/manifest.toml --set check   # one corpus set
   opcost validate --machine M.json legacy.f --program-flags -fallow-argument-mismatch --stdin in.dat
 
@@ -596,7 +596,7 @@ fn rescore(
     let mut files = Vec::new();
     for p in &a.against {
         if p.is_dir() {
-            // A folder of them (results/history/<day>/): its CSVs, in name order.
+            // A folder of them (old-runs/<day>/): its CSVs, in name order.
             let mut csvs: Vec<PathBuf> = std::fs::read_dir(p)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
