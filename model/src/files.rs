@@ -89,3 +89,40 @@ pub fn parse_versioned<T: Versioned>(text: &str) -> Result<T, FormatError> {
         detail: e.to_string(),
     })
 }
+
+/// A versioned file that could not be loaded: unreadable, or not the document wanted.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The file cannot be read (`what` names the document, with a trailing blank, or is empty).
+    #[error("cannot read {what}{}", path.display())]
+    Read {
+        what: &'static str,
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is read but is not a readable document of its format.
+    #[error("{}", path.display())]
+    Format {
+        path: std::path::PathBuf,
+        #[source]
+        source: FormatError,
+    },
+}
+
+/// Read and parse a versioned JSON file (`what`: the document's name in the read error,
+/// e.g. "characterization ", or "").
+pub fn load_versioned<T: Versioned>(
+    path: &std::path::Path,
+    what: &'static str,
+) -> Result<T, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        what,
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_versioned::<T>(&text).map_err(|source| LoadError::Format {
+        path: path.to_path_buf(),
+        source,
+    })
+}
