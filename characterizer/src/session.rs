@@ -289,3 +289,49 @@ pub fn summary(c: &Characterization) -> Summary<'_> {
         changed,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::characterization::{CompilerInfo, MachineInfo, RunSettings};
+
+    #[test]
+    fn the_default_result_is_named_by_machine_and_compiler_in_the_results_folder() {
+        let c = Characterization::new(
+            MachineInfo {
+                cpu_model: "AMD EPYC".into(),
+                cores: 2,
+                os: String::new(),
+                hostname: String::new(),
+                arch: String::new(),
+            },
+            CompilerInfo {
+                path: "/usr/bin/gfortran".into(),
+                version: "12".into(),
+                flags: vec!["-O0".into()],
+            },
+            String::new(),
+            RunSettings {
+                tmax_s: 0.04,
+                repeat: 10,
+                statistic: Statistic::Min,
+                quick: false,
+                only: None,
+                rounds: 2,
+            },
+        );
+        let slug = harness::machine_slug(&c.machine);
+        assert_eq!(
+            default_result_path(Path::new("results"), &c, false),
+            Path::new("results").join(format!("{slug}--gfortran-O0.json"))
+        );
+        assert_eq!(
+            default_result_path(Path::new("out"), &c, true),
+            Path::new("out").join(format!("{slug}--gfortran-O0.quick.json"))
+        );
+        let s = summary(&c);
+        assert!(s.precision.is_none());
+        assert!(s.measured.is_empty());
+        assert!(s.all > 0);
+    }
+}

@@ -126,3 +126,31 @@ pub fn load_versioned<T: Versioned>(
         source,
     })
 }
+
+#[cfg(test)]
+mod load_tests {
+    use crate::Characterization;
+
+    #[test]
+    fn a_missing_or_foreign_file_is_named_in_the_error() {
+        let dir = std::env::temp_dir().join(format!("opcost-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("missing.json");
+        let e = Characterization::load(&missing).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("cannot read characterization {}", missing.display())
+        );
+        let foreign = dir.join("foreign.json");
+        std::fs::write(
+            &foreign,
+            r#"{"format": "opcost-prediction", "format_version": 1}"#,
+        )
+        .unwrap();
+        let e = Characterization::load(&foreign).unwrap_err();
+        assert_eq!(e.to_string(), foreign.display().to_string());
+        let source = std::error::Error::source(&e).unwrap().to_string();
+        assert!(source.contains("opcost-prediction"), "{source}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -513,4 +513,74 @@ mod tests {
         assert!(!d.flagged[0][j]);
         assert!((d.fractions[0][j] - 0.5).abs() < 1e-12);
     }
+
+    #[test]
+    fn the_reference_is_found_by_name_and_an_unknown_one_names_the_systems() {
+        let systems = [sys("a", &[]), sys("b", &[])];
+        assert_eq!(reference_index(&systems, None).unwrap(), 0);
+        assert_eq!(reference_index(&systems, Some("b")).unwrap(), 1);
+        let e = reference_index(&systems, Some("c")).unwrap_err();
+        assert_eq!(e.to_string(), "--reference c is none of the systems: a, b");
+    }
+
+    #[test]
+    fn systems_estimated_differently_are_named_with_their_statistics() {
+        let mut systems = vec![sys("a", &[]), sys("b", &[])];
+        assert!(mixed_statistics(&systems).is_none());
+        systems[1].machine.settings.statistic = Statistic::Min;
+        let each = mixed_statistics(&systems).unwrap();
+        assert_eq!(each[0], ("a".to_string(), Statistic::Mean));
+        assert_eq!(each[1], ("b".to_string(), Statistic::Min));
+    }
+
+    #[test]
+    fn agreement_gives_the_median_and_the_worst_difference() {
+        let systems = [
+            sys(
+                "a",
+                &[(Param::ARSL, 1.0), (Param::MRSL, 1.0), (Param::DRSL, 1.0)],
+            ),
+            sys(
+                "b",
+                &[(Param::ARSL, 1.1), (Param::MRSL, 1.0), (Param::DRSL, 1.5)],
+            ),
+        ];
+        let rows = normalized(&systems, 0);
+        let d = agreement(&rows, 1).unwrap();
+        assert_eq!(d.parameters, 3);
+        assert_eq!(d.worst, Param::DRSL);
+        assert!((d.worst_percent - 50.0).abs() < 1e-9);
+        assert!((d.median_percent - 10.0).abs() < 1e-9);
+        assert_eq!(agreement(&rows, 0).unwrap().worst_percent, 0.0);
+    }
+
+    #[test]
+    fn the_fastest_agree_by_name_where_a_real_time_is_known() {
+        let systems = [sys("a", &[]), sys("b", &[])];
+        let c = |p: [f64; 2], m: Vec<Option<f64>>| ProgramComparison {
+            program: "p".into(),
+            predicted_s: p.to_vec(),
+            measured_s: m,
+        };
+        let comparisons = [
+            c([1.0, 2.0], vec![Some(1.0), Some(2.0)]),
+            c([1.0, 2.0], vec![Some(3.0), Some(2.0)]),
+            c([1.0, 2.0], vec![None, None]),
+        ];
+        assert_eq!(fastest_agreement(&systems, &comparisons), (1, 2));
+    }
+
+    #[test]
+    fn a_system_is_named_by_its_file_stem_and_measured_times_come_from_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = dir.path().join("m--gfortran-O0.json");
+        assert_eq!(system_name(&m), "m--gfortran-O0");
+        assert!(measured_times(&m).is_empty());
+        std::fs::write(
+            dir.path().join("validation-m--gfortran-O0.csv"),
+            "program,real_s\nsieve,1.5\n",
+        )
+        .unwrap();
+        assert_eq!(measured_times(&m), vec![("sieve".to_string(), 1.5)]);
+    }
 }

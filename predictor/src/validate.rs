@@ -1304,6 +1304,43 @@ mod tests {
         assert_eq!(fresh[0].host_adjusted_error_percent, None);
         assert!(summarize_host_adjusted(&fresh).is_none());
     }
+
+    #[test]
+    fn default_outputs_are_named_by_the_machine_file_in_the_results_folder() {
+        let (csv, svg) =
+            default_outputs(Path::new("results"), Path::new("/x/amd--gfortran-O0.json"));
+        assert_eq!(csv, Path::new("results/validation-amd--gfortran-O0.csv"));
+        assert_eq!(svg, Path::new("results/validation-amd--gfortran-O0.svg"));
+    }
+
+    #[test]
+    fn against_reads_a_folder_of_validations_in_name_order_and_refuses_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = "program,real_s,cpu_median_s\n";
+        std::fs::write(dir.path().join("b.csv"), format!("{header}sieve,2.0,2.0\n")).unwrap();
+        std::fs::write(
+            dir.path().join("a.csv"),
+            format!("{header}mandel,1.0,1.0\n"),
+        )
+        .unwrap();
+        let sets = read_against_sets(&[dir.path().to_path_buf()]).unwrap();
+        assert_eq!(sets.len(), 2);
+        assert!(sets[0].0.ends_with("a.csv"));
+        assert_eq!(programs_held(&sets), vec!["mandel", "sieve"]);
+        let empty = tempfile::tempdir().unwrap();
+        let e = read_against_sets(&[empty.path().to_path_buf()]).unwrap_err();
+        assert!(e.to_string().ends_with("holds no .csv files"), "{e}");
+        let other = dir.path().join("other.txt");
+        std::fs::write(&other, "x,y\n").unwrap();
+        let e = read_against(&other).unwrap_err();
+        assert!(e.to_string().contains("is not a validation CSV"), "{e}");
+        let none = dir.path().join("none.csv");
+        std::fs::write(&none, header).unwrap();
+        assert!(read_against(&none)
+            .unwrap_err()
+            .to_string()
+            .ends_with("has no programs"));
+    }
 }
 
 /// The default CSV table and SVG chart of a system's validation:

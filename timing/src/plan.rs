@@ -168,3 +168,29 @@ pub fn cache_levels(hw: Option<&HardwareReport>) -> Vec<(String, u64)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_read_as_the_command_gives_them() {
+        assert_eq!(parse_flush("none"), FlushSet::None);
+        assert_eq!(parse_flush("ALL"), FlushSet::All);
+        assert_eq!(
+            parse_flush("a, b,"),
+            FlushSet::Operands(vec!["A".into(), "B".into()])
+        );
+        assert_eq!(flush_sets(None, false), vec![FlushSet::None, FlushSet::All]);
+        assert_eq!(flush_sets(None, true), vec![FlushSet::All]);
+        assert!(matches!(parse_timer("cpu"), Ok(Timer::Cpu)));
+        assert_eq!(
+            parse_timer("x").unwrap_err().to_string(),
+            "--timer x: expected wall or cpu"
+        );
+        assert_eq!(parse_method(None, true).unwrap(), Method::MultiCall);
+        assert_eq!(parse_method(None, false).unwrap(), Method::OneCall);
+        assert!(parse_method(Some("x"), false).is_err());
+        assert!(cache_levels(None).is_empty());
+    }
+}
