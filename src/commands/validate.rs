@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Result};
 use model::characterization::Characterization;
-use predictor::corpus::ProgramSpec;
+use predictor::corpus::{ProgramChoice, ProgramSpec};
 use predictor::predict::PartPrediction;
 use predictor::validate::{
     summarize, summarize_host_adjusted, summarize_sets, validation_csv, FailedProgram,
@@ -115,66 +115,25 @@ pub struct Args {
     keep_going: bool,
 }
 
-/// The sample programs: `fortran-samples/` here, else the one beside the sources opcost was
-/// built from (so the default works from any directory).
-fn default_programs() -> Result<Vec<PathBuf>> {
-    let here = PathBuf::from("fortran-samples");
-    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fortran-samples");
-    let dir = if here.is_dir() { here } else { built };
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| anyhow::anyhow!("no programs given and {} cannot be read ({e}); name the programs to validate or give --manifest", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "f"))
-        .collect();
-    v.sort();
-    Ok(v)
-}
-
-/// The programs to validate: the files named (with --stdin, --run-args, --program-flags)
-/// and the manifests' entries of the chosen sets; the samples when neither is given.
+/// The programs named on the command line and the manifests' entries of the chosen sets;
+/// the samples when neither is given (`fortran-samples/` here, else the one beside the
+/// sources opcost was built from, so the default works from any directory).
 fn programs(a: &Args) -> Result<Vec<ProgramSpec>> {
-    let files = if a.programs.is_empty() && a.manifest.is_empty() {
-        default_programs()?
-    } else {
-        a.programs.clone()
+    let words = |s: &Option<String>| -> Vec<String> {
+        s.as_deref()
+            .map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
     };
-    let mut specs: Vec<ProgramSpec> = files
-        .iter()
-        .map(|f| {
-            let mut s = ProgramSpec::from_file(f);
-            s.stdin = a.stdin.clone();
-            s.args = a.run_args.as_deref().map(split_words).unwrap_or_default();
-            s.flags = a
-                .program_flags
-                .as_deref()
-                .map(split_words)
-                .unwrap_or_default();
-            s
-        })
-        .collect();
-    if !a.set.is_empty() && a.manifest.is_empty() {
-        bail!("--set chooses programs of a manifest; give --manifest (e.g. corpus/manifest.toml)");
-    }
-    specs.extend(predictor::corpus::select(&a.manifest, &a.set)?);
-    for s in &mut specs {
-        s.keep_going = a.keep_going;
-    }
-    if specs.is_empty() {
-        bail!("no programs to validate");
-    }
-    let mut names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-    names.sort_unstable();
-    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-        bail!(
-            "two programs are named {}; rename one (the results are keyed by name)",
-            w[0]
-        );
-    }
-    Ok(specs)
-}
-
-fn split_words(s: &str) -> Vec<String> {
-    s.split_whitespace().map(str::to_string).collect()
+    Ok(predictor::corpus::choose_programs(&ProgramChoice {
+        files: a.programs.clone(),
+        manifests: a.manifest.clone(),
+        sets: a.set.clone(),
+        stdin: a.stdin.clone(),
+        run_args: words(&a.run_args),
+        flags: words(&a.program_flags),
+        keep_going: a.keep_going,
+        samples: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fortran-samples"),
+    })?)
 }
 
 /// The CSV and chart paths of each system, checked writable before any work is done.
