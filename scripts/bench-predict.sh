@@ -9,8 +9,9 @@
 #  4. validate the ten samples on every system, all timed in the same rounds, OPCOST_RUNS
 #     runs each (default 9; tables 6.1 / 7.2, CSV and SVG in results/);
 #  5. compare the systems on the ten samples (which system runs each sample faster);
-#  6. score the new -O0 file against the real runs kept in the newest results/history/ folder (validate
-#     --against: nothing is run; the spread over the sets is the host's share).
+#  6. with OPCOST_HISTORY=DIR (an archive of old validation CSVs, kept out of the tree, one
+#     folder per host), score the new -O0 file against the real runs kept in its newest folder
+#     (validate --against: nothing is run; the spread over the sets is the host's share).
 # Usage: scripts/bench-predict.sh          Results go to results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,8 +43,11 @@ $bin validate --runs "$runs" "${args[@]}"
 echo "== 5. comparison =="
 $bin compare "${systems[@]}" --programs fortran-samples/*.f --plot results/compare --json results/compare/compare.json
 # Only -O0 runs: the new file is an -O0 characterization.
-# A folder holds one host's runs (results/history/README.md); the newest is this host's.
-latest=$(ls -d results/history/*/ 2>/dev/null | sort | tail -n 1)
+# A folder of the archive holds one host's runs; the newest is this host's.
+latest=""
+if [ -n "${OPCOST_HISTORY:-}" ]; then
+  latest=$(ls -d "${OPCOST_HISTORY%/}"/*/ 2>/dev/null | sort | tail -n 1)
+fi
 if [ -n "$latest" ] && compgen -G "${latest}gfortran-O0-*.csv" > /dev/null; then
   echo "== 6. the new -O0 file against the real runs in $latest =="
   against=()

@@ -2,6 +2,7 @@
 //! Each subcommand is one function in `commands` that calls the crates; this file only parses.
 
 mod commands;
+mod render;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

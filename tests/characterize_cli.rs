@@ -148,7 +148,7 @@ fn quick_characterization_of_a_few_regions_is_sane() {
 #[test]
 fn a_reader_that_stops_early_ends_show_without_a_panic() {
     use std::process::Stdio;
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/characterizations");
     let file = std::fs::read_dir(&committed)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -608,5 +608,34 @@ fn inst_is_measured_from_the_assembly_or_its_absence_is_explained() {
     assert!(
         err.contains("INST is not measured") && err.contains("line directives"),
         "{err}"
+    );
+}
+
+/// Without --out the result goes to the folder --results-dir names, as
+/// <machine>--<compiler-flags>.quick.json, with its CSV beside it.
+#[test]
+fn the_default_result_goes_to_the_results_folder_given() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("my-results");
+    quick_characterize(
+        dir.path(),
+        &["--only", "AISL", "--results-dir", results.to_str().unwrap()],
+    )
+    .success();
+    let made: Vec<String> = std::fs::read_dir(&results)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        made.iter().any(|f| f.ends_with("-O0.quick.json")),
+        "{made:?}"
+    );
+    assert!(
+        made.iter().any(|f| f.ends_with("-O0.quick.csv")),
+        "{made:?}"
     );
 }

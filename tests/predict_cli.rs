@@ -489,7 +489,7 @@ fn validate_goes_on_without_the_host_probe_when_it_cannot_run() {
 
 #[test]
 fn compare_reads_the_committed_characterizations() {
-    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/characterizations");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&results)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -498,7 +498,7 @@ fn compare_reads_the_committed_characterizations() {
     files.sort();
     assert!(
         files.len() >= 2,
-        "results/ holds the committed characterizations"
+        "tests/fixtures/characterizations holds the committed characterizations"
     );
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("c.json");

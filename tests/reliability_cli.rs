@@ -22,7 +22,10 @@ fn repo(path: &str) -> PathBuf {
 
 /// The committed characterization of gfortran -O0 (complete), as JSON.
 fn committed() -> Value {
-    let text = std::fs::read_to_string(repo("results/amd-epyc-2c--gfortran-O0.json")).unwrap();
+    let text = std::fs::read_to_string(repo(
+        "tests/fixtures/characterizations/amd-epyc-2c--gfortran-O0.json",
+    ))
+    .unwrap();
     serde_json::from_str(&text).unwrap()
 }
 
@@ -60,7 +63,11 @@ fn an_interrupted_characterization_keeps_the_complete_file_and_replacing_it_back
     let dir = tempfile::tempdir().unwrap();
     let result = dir.path().join("m.json");
     let partial = dir.path().join("m.partial.json");
-    std::fs::copy(repo("results/amd-epyc-2c--gfortran-O0.json"), &result).unwrap();
+    std::fs::copy(
+        repo("tests/fixtures/characterizations/amd-epyc-2c--gfortran-O0.json"),
+        &result,
+    )
+    .unwrap();
     let old = std::fs::read(&result).unwrap();
     let quick = |args: &[&str]| {
         let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("opcost"));
@@ -176,7 +183,7 @@ fn a_dash_puts_only_the_export_on_standard_output() {
         eprintln!("skipping: gfortran is not installed");
         return;
     }
-    let machine = repo("results/amd-epyc-2c--gfortran-O0.json");
+    let machine = repo("tests/fixtures/characterizations/amd-epyc-2c--gfortran-O0.json");
     let predict = |args: &[&str]| {
         let o = opcost()
             .arg("predict")
@@ -214,7 +221,9 @@ fn a_dash_puts_only_the_export_on_standard_output() {
     let o = opcost()
         .args(["compare", "--json", "-"])
         .arg(&machine)
-        .arg(repo("results/amd-epyc-2c--gfortran-O1.json"))
+        .arg(repo(
+            "tests/fixtures/characterizations/amd-epyc-2c--gfortran-O1.json",
+        ))
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", out_text(&o).1);

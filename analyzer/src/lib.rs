@@ -232,6 +232,24 @@ pub struct Analysis {
     pub added_flags: Vec<String>,
 }
 
+impl Analysis {
+    /// The note shown when the analysis added flags to the program's builds, so the user sees
+    /// how it was built and can do the same.
+    pub fn added_flags_note(&self) -> Option<String> {
+        if self.added_flags.is_empty() {
+            return None;
+        }
+        let added = self.added_flags.join(" ");
+        Some(format!(
+            "note: gfortran refuses the program as it is (legacy code: argument mismatches or BOZ \
+             constants, errors since gfortran 10), so it was built with `{added}`, as such codes \
+             are; the flags are recorded as program_flags in the ProgramStats; --program-flags \
+             \"{}\" says so up front",
+            self.stats.program_flags.join(" ")
+        ))
+    }
+}
+
 /// Read and parse the files (no counts yet).
 pub fn load(files: &[PathBuf], opts: &AnalyzeOptions) -> Result<Program, AnalyzeError> {
     if files.is_empty() {

@@ -13,6 +13,7 @@
 
 pub mod experiments;
 pub mod fortran;
+pub mod session;
 pub mod stats;
 
 use experiments::{Experiment, Group, LOOP_EXPERIMENT};

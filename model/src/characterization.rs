@@ -234,6 +234,11 @@ impl Versioned for Characterization {
 }
 
 impl Characterization {
+    /// Read a characterization file, with a clear error for a foreign, damaged or old one.
+    pub fn load(path: &std::path::Path) -> Result<Self, crate::files::LoadError> {
+        crate::files::load_versioned(path, "characterization ")
+    }
+
     pub fn new(
         machine: MachineInfo,
         compiler: CompilerInfo,

@@ -89,3 +89,68 @@ pub fn parse_versioned<T: Versioned>(text: &str) -> Result<T, FormatError> {
         detail: e.to_string(),
     })
 }
+
+/// A versioned file that could not be loaded: unreadable, or not the document wanted.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The file cannot be read (`what` names the document, with a trailing blank, or is empty).
+    #[error("cannot read {what}{}", path.display())]
+    Read {
+        what: &'static str,
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is read but is not a readable document of its format.
+    #[error("{}", path.display())]
+    Format {
+        path: std::path::PathBuf,
+        #[source]
+        source: FormatError,
+    },
+}
+
+/// Read and parse a versioned JSON file (`what`: the document's name in the read error,
+/// e.g. "characterization ", or "").
+pub fn load_versioned<T: Versioned>(
+    path: &std::path::Path,
+    what: &'static str,
+) -> Result<T, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        what,
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_versioned::<T>(&text).map_err(|source| LoadError::Format {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod load_tests {
+    use crate::Characterization;
+
+    #[test]
+    fn a_missing_or_foreign_file_is_named_in_the_error() {
+        let dir = std::env::temp_dir().join(format!("opcost-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("missing.json");
+        let e = Characterization::load(&missing).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("cannot read characterization {}", missing.display())
+        );
+        let foreign = dir.join("foreign.json");
+        std::fs::write(
+            &foreign,
+            r#"{"format": "opcost-prediction", "format_version": 1}"#,
+        )
+        .unwrap();
+        let e = Characterization::load(&foreign).unwrap_err();
+        assert_eq!(e.to_string(), foreign.display().to_string());
+        let source = std::error::Error::source(&e).unwrap().to_string();
+        assert!(source.contains("opcost-prediction"), "{source}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -29,5 +29,5 @@ pub use catalogue::{Param, ParamDef, Region};
 pub use characterization::Characterization;
 pub use counts::OpCounts;
 pub use estimate::Estimate;
-pub use files::{parse_versioned, FormatError, Versioned};
+pub use files::{load_versioned, parse_versioned, FormatError, LoadError, Versioned};
 pub use program_stats::ProgramStats;

@@ -118,6 +118,13 @@ pub struct BlockStats {
     pub dynamic_counts: Option<OpCounts>,
 }
 
+impl ProgramStats {
+    /// Read a ProgramStats file (from `opcost analyze --json`).
+    pub fn load(path: &std::path::Path) -> Result<Self, crate::files::LoadError> {
+        crate::files::load_versioned(path, "")
+    }
+}
+
 impl Versioned for ProgramStats {
     const FORMAT: &'static str = "opcost-program-stats";
     const VERSION: u32 = 1;

@@ -4,9 +4,10 @@
 //! (table 7.3).
 
 use crate::predict::{part_counts, predict_program, PredictError, Prediction};
-use model::characterization::Characterization;
-use model::{Param, ProgramStats};
+use model::characterization::{Characterization, Statistic};
+use model::{Param, ProgramStats, Region};
 use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 /// A characterized system with a short name (file stem).
 #[derive(Debug, Clone)]
@@ -179,6 +180,212 @@ pub fn time_distribution(stats: &ProgramStats, predictions: &[Prediction]) -> Ti
     }
 }
 
+/// What can go wrong comparing systems.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    #[error(transparent)]
+    Load(#[from] model::LoadError),
+    #[error("--reference {name} is none of the systems: {}", systems.join(", "))]
+    UnknownReference { name: String, systems: Vec<String> },
+    #[error(transparent)]
+    Stats(#[from] crate::stats::StatsError),
+    #[error(transparent)]
+    Predict(#[from] PredictError),
+    #[error(transparent)]
+    Plot(#[from] crate::plot::PlotError),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// A system's name: its file's stem.
+pub fn system_name(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+impl System {
+    /// A characterization file as a system named by its file's stem.
+    pub fn load(path: &Path) -> Result<System, model::LoadError> {
+        Ok(System {
+            name: system_name(path),
+            machine: Characterization::load(path)?,
+        })
+    }
+}
+
+/// Measured times from the validation CSV beside a characterization
+/// (`validation-<stem>.csv`, written by `opcost validate`), by program; none without one.
+pub fn measured_times(path: &Path) -> Vec<(String, f64)> {
+    let csv = path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(format!("validation-{}.csv", system_name(path)));
+    std::fs::read_to_string(csv)
+        .ok()
+        .and_then(|t| crate::validate::read_validation_csv(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Each system's name and statistic when the systems' parameters are estimated by different
+/// statistics (that alone makes them differ by 10 % or more on a shared host, docs/model.md
+/// refinement 15); None when they are estimated alike.
+pub fn mixed_statistics(systems: &[System]) -> Option<Vec<(String, Statistic)>> {
+    let statistic = |s: &System| s.machine.settings.statistic;
+    let first = systems.first().map(statistic)?;
+    systems.iter().any(|s| statistic(s) != first).then(|| {
+        systems
+            .iter()
+            .map(|s| (s.name.clone(), statistic(s)))
+            .collect()
+    })
+}
+
+/// The index of the reference system named `name` (None: the first).
+pub fn reference_index(systems: &[System], name: Option<&str>) -> Result<usize, CompareError> {
+    match name {
+        None => Ok(0),
+        Some(r) => {
+            systems
+                .iter()
+                .position(|s| s.name == r)
+                .ok_or_else(|| CompareError::UnknownReference {
+                    name: r.to_string(),
+                    systems: systems.iter().map(|s| s.name.clone()).collect(),
+                })
+        }
+    }
+}
+
+/// How far one system's parameters are from the reference's: |ratio - 1| in %.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Agreement {
+    pub median_percent: f64,
+    pub worst_percent: f64,
+    pub worst: Param,
+    pub parameters: usize,
+}
+
+/// The agreement of system `i` with the reference over the normalized rows (for two runs of
+/// the same system, the run-to-run agreement); None when no parameter is shared.
+pub fn agreement(rows: &[NormalizedRow], i: usize) -> Option<Agreement> {
+    let mut diffs: Vec<(f64, Param)> = rows
+        .iter()
+        .filter_map(|r| r.ratios[i].map(|x| ((x - 1.0).abs() * 100.0, r.mnemonic)))
+        .collect();
+    if diffs.is_empty() {
+        return None;
+    }
+    diffs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (worst_percent, worst) = diffs[diffs.len() - 1];
+    Some(Agreement {
+        median_percent: diffs[diffs.len() / 2].0,
+        worst_percent,
+        worst,
+        parameters: diffs.len(),
+    })
+}
+
+/// Draw the normalized parameters of every region as `dir/region-NN.svg`.
+pub fn region_charts(
+    systems: &[System],
+    rows: &[NormalizedRow],
+    dir: &Path,
+) -> Result<(), CompareError> {
+    std::fs::create_dir_all(dir)?;
+    for region in Region::ALL {
+        let params: Vec<Param> = Param::ALL
+            .iter()
+            .copied()
+            .filter(|p| p.def().region == region)
+            .collect();
+        let series: Vec<(String, Vec<Option<f64>>)> = systems
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                (
+                    s.name.clone(),
+                    params
+                        .iter()
+                        .map(|p| {
+                            rows.iter()
+                                .find(|r| r.mnemonic == *p)
+                                .and_then(|r| r.ratios[i])
+                        })
+                        .collect(),
+                )
+            })
+            .collect();
+        let names: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        let path = dir.join(format!("region-{:02}.svg", region.0));
+        crate::plot::normalized_chart(
+            &format!("Region {}: {}", region.0, region.title()),
+            &names,
+            &series,
+            &path,
+        )?;
+    }
+    Ok(())
+}
+
+/// Tables 7.1 and 7.3 for programs: each analyzed once (with the reference system's
+/// compiler) and predicted on every system, beside the measured times (`measured[system]`,
+/// by program). `notes` gets each program's analysis notes as they come.
+pub fn compare_programs(
+    systems: &[System],
+    reference: usize,
+    programs: &[PathBuf],
+    measured: &[Vec<(String, f64)>],
+    mut notes: impl FnMut(&[String]),
+) -> Result<(Vec<ProgramComparison>, Vec<TimeDistribution>), CompareError> {
+    let mut comparisons = Vec::new();
+    let mut distributions = Vec::new();
+    for prog in programs {
+        let stats = crate::stats::program_stats(
+            std::slice::from_ref(prog),
+            &systems[reference].machine,
+            &crate::stats::StatsOptions {
+                keep_going: true,
+                ..crate::stats::StatsOptions::default()
+            },
+        )?;
+        notes(&stats.notes);
+        let stats = stats.stats;
+        let m: Vec<Option<f64>> = measured
+            .iter()
+            .map(|rows| {
+                rows.iter()
+                    .find(|(p, _)| *p == stats.program)
+                    .map(|(_, t)| *t)
+            })
+            .collect();
+        let predictions = predict_on(&stats, systems)?;
+        comparisons.push(compare_program(&stats, &predictions, m));
+        distributions.push(time_distribution(&stats, &predictions));
+    }
+    Ok((comparisons, distributions))
+}
+
+/// Of the programs with a measured fastest system, in how many the predicted fastest system
+/// (by name) is the measured fastest: (agree, known).
+pub fn fastest_agreement(systems: &[System], comparisons: &[ProgramComparison]) -> (usize, usize) {
+    let mut agree = 0;
+    let mut known = 0;
+    for c in comparisons {
+        if let Some(m) = c.measured_fastest() {
+            known += 1;
+            let predicted = c
+                .predicted_fastest()
+                .map(|i| systems[i].name.as_str())
+                .unwrap_or_default();
+            if systems[m].name == predicted {
+                agree += 1;
+            }
+        }
+    }
+    (agree, known)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,5 +512,75 @@ mod tests {
         assert!(d.flagged[2][j]);
         assert!(!d.flagged[0][j]);
         assert!((d.fractions[0][j] - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_reference_is_found_by_name_and_an_unknown_one_names_the_systems() {
+        let systems = [sys("a", &[]), sys("b", &[])];
+        assert_eq!(reference_index(&systems, None).unwrap(), 0);
+        assert_eq!(reference_index(&systems, Some("b")).unwrap(), 1);
+        let e = reference_index(&systems, Some("c")).unwrap_err();
+        assert_eq!(e.to_string(), "--reference c is none of the systems: a, b");
+    }
+
+    #[test]
+    fn systems_estimated_differently_are_named_with_their_statistics() {
+        let mut systems = vec![sys("a", &[]), sys("b", &[])];
+        assert!(mixed_statistics(&systems).is_none());
+        systems[1].machine.settings.statistic = Statistic::Min;
+        let each = mixed_statistics(&systems).unwrap();
+        assert_eq!(each[0], ("a".to_string(), Statistic::Mean));
+        assert_eq!(each[1], ("b".to_string(), Statistic::Min));
+    }
+
+    #[test]
+    fn agreement_gives_the_median_and_the_worst_difference() {
+        let systems = [
+            sys(
+                "a",
+                &[(Param::ARSL, 1.0), (Param::MRSL, 1.0), (Param::DRSL, 1.0)],
+            ),
+            sys(
+                "b",
+                &[(Param::ARSL, 1.1), (Param::MRSL, 1.0), (Param::DRSL, 1.5)],
+            ),
+        ];
+        let rows = normalized(&systems, 0);
+        let d = agreement(&rows, 1).unwrap();
+        assert_eq!(d.parameters, 3);
+        assert_eq!(d.worst, Param::DRSL);
+        assert!((d.worst_percent - 50.0).abs() < 1e-9);
+        assert!((d.median_percent - 10.0).abs() < 1e-9);
+        assert_eq!(agreement(&rows, 0).unwrap().worst_percent, 0.0);
+    }
+
+    #[test]
+    fn the_fastest_agree_by_name_where_a_real_time_is_known() {
+        let systems = [sys("a", &[]), sys("b", &[])];
+        let c = |p: [f64; 2], m: Vec<Option<f64>>| ProgramComparison {
+            program: "p".into(),
+            predicted_s: p.to_vec(),
+            measured_s: m,
+        };
+        let comparisons = [
+            c([1.0, 2.0], vec![Some(1.0), Some(2.0)]),
+            c([1.0, 2.0], vec![Some(3.0), Some(2.0)]),
+            c([1.0, 2.0], vec![None, None]),
+        ];
+        assert_eq!(fastest_agreement(&systems, &comparisons), (1, 2));
+    }
+
+    #[test]
+    fn a_system_is_named_by_its_file_stem_and_measured_times_come_from_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = dir.path().join("m--gfortran-O0.json");
+        assert_eq!(system_name(&m), "m--gfortran-O0");
+        assert!(measured_times(&m).is_empty());
+        std::fs::write(
+            dir.path().join("validation-m--gfortran-O0.csv"),
+            "program,real_s\nsieve,1.5\n",
+        )
+        .unwrap();
+        assert_eq!(measured_times(&m), vec![("sieve".to_string(), 1.5)]);
     }
 }

@@ -252,3 +252,91 @@ mod tests {
         assert!(e.contains("not one of"), "{e}");
     }
 }
+
+/// Why the programs to validate cannot be chosen.
+#[derive(Debug, Error)]
+pub enum ChoiceError {
+    #[error("no programs given and {} cannot be read ({error}); name the programs to validate or give --manifest", dir.display())]
+    NoSamples { dir: PathBuf, error: std::io::Error },
+    #[error("--set chooses programs of a manifest; give --manifest (e.g. corpus/manifest.toml)")]
+    SetWithoutManifest,
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    #[error("no programs to validate")]
+    NoPrograms,
+    #[error("two programs are named {0}; rename one (the results are keyed by name)")]
+    Duplicate(String),
+}
+
+/// The programs to validate, as given.
+#[derive(Debug, Clone, Default)]
+pub struct ProgramChoice {
+    /// Source files, one program each, run with `stdin`, `run_args` and `flags`.
+    pub files: Vec<PathBuf>,
+    /// Manifests whose programs (of `sets`, or all) are added.
+    pub manifests: Vec<PathBuf>,
+    pub sets: Vec<String>,
+    pub stdin: Option<PathBuf>,
+    pub run_args: Vec<String>,
+    pub flags: Vec<String>,
+    pub keep_going: bool,
+    /// The sample programs taken when neither files nor manifests are given:
+    /// `fortran-samples/` here, else this folder.
+    pub samples: PathBuf,
+}
+
+/// The `.f` files of a folder, in name order.
+fn sample_programs(samples: &Path) -> Result<Vec<PathBuf>, ChoiceError> {
+    let here = PathBuf::from("fortran-samples");
+    let dir = if here.is_dir() {
+        here
+    } else {
+        samples.to_path_buf()
+    };
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|error| ChoiceError::NoSamples {
+            dir: dir.clone(),
+            error,
+        })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "f"))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// The programs named on the command line and the manifests' entries of the chosen sets;
+/// the samples when neither is given. Names must be unique (the results are keyed by name).
+pub fn choose_programs(c: &ProgramChoice) -> Result<Vec<ProgramSpec>, ChoiceError> {
+    let files = if c.files.is_empty() && c.manifests.is_empty() {
+        sample_programs(&c.samples)?
+    } else {
+        c.files.clone()
+    };
+    let mut specs: Vec<ProgramSpec> = files
+        .iter()
+        .map(|f| {
+            let mut s = ProgramSpec::from_file(f);
+            s.stdin = c.stdin.clone();
+            s.args = c.run_args.clone();
+            s.flags = c.flags.clone();
+            s
+        })
+        .collect();
+    if !c.sets.is_empty() && c.manifests.is_empty() {
+        return Err(ChoiceError::SetWithoutManifest);
+    }
+    specs.extend(select(&c.manifests, &c.sets)?);
+    for s in &mut specs {
+        s.keep_going = c.keep_going;
+    }
+    if specs.is_empty() {
+        return Err(ChoiceError::NoPrograms);
+    }
+    let mut names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(ChoiceError::Duplicate(w[0].to_string()));
+    }
+    Ok(specs)
+}

@@ -8,6 +8,7 @@ pub mod corpus;
 pub mod issue;
 pub mod plot;
 pub mod predict;
+pub mod stats;
 pub mod validate;
 
 pub use predict::{predict, predict_program, PredictError, Prediction};

@@ -1302,4 +1302,150 @@ mod tests {
         assert_eq!(fresh[0].host_adjusted_error_percent, None);
         assert!(summarize_host_adjusted(&fresh).is_none());
     }
+
+    #[test]
+    fn default_outputs_are_named_by_the_machine_file_in_the_results_folder() {
+        let (csv, svg) =
+            default_outputs(Path::new("results"), Path::new("/x/amd--gfortran-O0.json"));
+        assert_eq!(csv, Path::new("results/validation-amd--gfortran-O0.csv"));
+        assert_eq!(svg, Path::new("results/validation-amd--gfortran-O0.svg"));
+    }
+
+    #[test]
+    fn against_reads_a_folder_of_validations_in_name_order_and_refuses_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = "program,real_s,cpu_median_s\n";
+        std::fs::write(dir.path().join("b.csv"), format!("{header}sieve,2.0,2.0\n")).unwrap();
+        std::fs::write(
+            dir.path().join("a.csv"),
+            format!("{header}mandel,1.0,1.0\n"),
+        )
+        .unwrap();
+        let sets = read_against_sets(&[dir.path().to_path_buf()]).unwrap();
+        assert_eq!(sets.len(), 2);
+        assert!(sets[0].0.ends_with("a.csv"));
+        assert_eq!(programs_held(&sets), vec!["mandel", "sieve"]);
+        let empty = tempfile::tempdir().unwrap();
+        let e = read_against_sets(&[empty.path().to_path_buf()]).unwrap_err();
+        assert!(e.to_string().ends_with("holds no .csv files"), "{e}");
+        let other = dir.path().join("other.txt");
+        std::fs::write(&other, "x,y\n").unwrap();
+        let e = read_against(&other).unwrap_err();
+        assert!(e.to_string().contains("is not a validation CSV"), "{e}");
+        let none = dir.path().join("none.csv");
+        std::fs::write(&none, header).unwrap();
+        assert!(read_against(&none)
+            .unwrap_err()
+            .to_string()
+            .ends_with("has no programs"));
+    }
+}
+
+/// The default CSV table and SVG chart of a system's validation:
+/// `<results_dir>/validation-<machine file stem>.csv` and `.svg`.
+pub fn default_outputs(results_dir: &Path, machine: &Path) -> (PathBuf, PathBuf) {
+    let stem = machine
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "machine".into());
+    (
+        results_dir.join(format!("validation-{stem}.csv")),
+        results_dir.join(format!("validation-{stem}.svg")),
+    )
+}
+
+/// Why earlier validations' real times cannot be read (`--against`).
+#[derive(Debug, Error)]
+pub enum AgainstError {
+    #[error("cannot read {}: {error}", path.display())]
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("{} holds no .csv files", path.display())]
+    NoCsv { path: PathBuf },
+    #[error("{} is not a validation CSV (written by `opcost validate`): its header should begin \"program,real_s,\"", path.display())]
+    NotValidation { path: PathBuf },
+    #[error("{}: {error}", path.display())]
+    Csv { path: PathBuf, error: csv::Error },
+    #[error("{} has no programs", path.display())]
+    Empty { path: PathBuf },
+}
+
+/// An earlier validation's real times: (program, real seconds) from its CSV.
+pub fn read_against(path: &Path) -> Result<Vec<(String, f64)>, AgainstError> {
+    let text = std::fs::read_to_string(path).map_err(|error| AgainstError::Read {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    if !text.starts_with("program,real_s,") {
+        return Err(AgainstError::NotValidation {
+            path: path.to_path_buf(),
+        });
+    }
+    let rows = read_validation_csv(&text).map_err(|error| AgainstError::Csv {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    if rows.is_empty() {
+        return Err(AgainstError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(rows)
+}
+
+/// The real times of earlier validations, one set per CSV named by its path; a folder stands
+/// for the CSVs in it, in name order.
+#[allow(clippy::type_complexity)]
+pub fn read_against_sets(
+    paths: &[PathBuf],
+) -> Result<Vec<(String, Vec<(String, f64)>)>, AgainstError> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut csvs: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|error| AgainstError::Read {
+                    path: p.clone(),
+                    error,
+                })?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "csv"))
+                .collect();
+            if csvs.is_empty() {
+                return Err(AgainstError::NoCsv { path: p.clone() });
+            }
+            csvs.sort();
+            files.extend(csvs);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    files
+        .iter()
+        .map(|p| Ok((p.display().to_string(), read_against(p)?)))
+        .collect()
+}
+
+/// The programs the real-time sets hold, sorted, each once.
+pub fn programs_held(sets: &[(String, Vec<(String, f64)>)]) -> Vec<String> {
+    let mut held: Vec<String> = sets
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(|(p, _)| p.clone()))
+        .collect();
+    held.sort_unstable();
+    held.dedup();
+    held
+}
+
+/// The host's speed now against the day `machine` was characterized: its own tests run again,
+/// one short observation each (half its TMAX, at least 5 ms); now over then, the median.
+pub fn probe_host_speed(
+    machine: &Characterization,
+    compiler: &Compiler,
+    cache_dir: &Path,
+) -> Result<f64, characterizer::CharacterizeError> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let tmax = (machine.settings.tmax_s / 2.0).max(0.005);
+    Ok(characterizer::host_speed(compiler, machine, tmax, cache_dir, &never)?.ratio)
 }

@@ -151,7 +151,7 @@ fn report(a: &Args, analysis: &analyzer::Analysis) -> Result<()> {
     for d in &analysis.diagnostics {
         eprintln!("{d}");
     }
-    if let Some(note) = added_flags_note(analysis) {
+    if let Some(note) = analysis.added_flags_note() {
         eprintln!("{note}");
     }
     let skipped = analysis.stats.skipped_statements;
@@ -171,20 +171,4 @@ fn report(a: &Args, analysis: &analyzer::Analysis) -> Result<()> {
         super::write_output(c, table.to_csv()?.as_bytes()).context("writing the CSV")?;
     }
     Ok(())
-}
-
-/// The note shown when the analysis added flags to the program's builds, so the user sees how
-/// it was built and can do the same.
-pub fn added_flags_note(analysis: &analyzer::Analysis) -> Option<String> {
-    if analysis.added_flags.is_empty() {
-        return None;
-    }
-    let added = analysis.added_flags.join(" ");
-    Some(format!(
-        "note: gfortran refuses the program as it is (legacy code: argument mismatches or BOZ \
-         constants, errors since gfortran 10), so it was built with `{added}`, as such codes \
-         are; the flags are recorded as program_flags in the ProgramStats; --program-flags \
-         \"{}\" says so up front",
-        analysis.stats.program_flags.join(" ")
-    ))
 }

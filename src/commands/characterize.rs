@@ -1,10 +1,10 @@
 //! `opcost characterize`: measure this machine's parameters (Saavedra-Barrera's section 4).
 
-use anyhow::{bail, Context, Result};
-use characterizer::{CharacterizeError, Event, Options};
+use anyhow::{bail, Result};
+use characterizer::{session, CharacterizeError, Event};
 use harness::Compiler;
 use model::characterization::{Characterization, Statistic, TestKind};
-use model::{parse_versioned, Param, Region};
+use model::Region;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -24,7 +24,7 @@ pub struct ShowArgs {
 }
 
 pub fn show(a: ShowArgs) -> Result<()> {
-    let c = load(&a.file)?;
+    let c = Characterization::load(&a.file)?;
     if let Some(csv) = &a.csv {
         export::emit(&c, export::Format::Csv, csv)?;
         if csv == "-" {
@@ -64,7 +64,7 @@ pub fn show(a: ShowArgs) -> Result<()> {
     }
     print_report(&c);
     if let Some(x) = &c.xray {
-        crate::say_raw!("\n{}", crate::commands::xray::render(x));
+        crate::say_raw!("\n{}", crate::render::hardware_report(x));
     }
     Ok(())
 }
@@ -126,9 +126,12 @@ pub struct Args {
     /// Measure only these parameters (comma-separated mnemonics) and what they depend on
     #[arg(long, value_name = "MNEMONIC,...")]
     only: Option<String>,
-    /// Result file [default: results/<machine>--<compiler-flags>.json]
+    /// Result file [default: <results-dir>/<machine>--<compiler-flags>.json]
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Folder of the default result file
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    results_dir: PathBuf,
     /// Also write the parameter table as CSV ("-" for stdout)
     #[arg(long, value_name = "FILE")]
     export_csv: Option<String>,
@@ -167,13 +170,6 @@ impl From<StatisticArg> for Statistic {
     }
 }
 
-/// Read a characterization file, with a clear error for a foreign, damaged or old one.
-pub fn load(path: &Path) -> Result<Characterization> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read characterization {}", path.display()))?;
-    parse_versioned::<Characterization>(&text).with_context(|| format!("{}", path.display()))
-}
-
 /// Save a run in progress to the partial file of `result` (the result itself is untouched).
 fn save_partial(result: &Path, c: &Characterization) -> Result<()> {
     export::staged::save_partial(result, &export::json("the characterization", c)?)?;
@@ -194,154 +190,41 @@ fn install(result: &Path, c: &Characterization) -> Result<()> {
     Ok(())
 }
 
-fn default_out(c: &Characterization, quick: bool) -> PathBuf {
-    let name = format!(
-        "{}--{}{}.json",
-        harness::machine_slug(&c.machine),
-        c.compiler.tag(),
-        if quick { ".quick" } else { "" }
-    );
-    PathBuf::from("results").join(name)
-}
-
-/// A run set up: the compiler, the options, the characterization so far and its result file.
-type Setup = (Compiler, Options, Characterization, PathBuf);
-
-/// `--resume FILE`: continue an interrupted run (X.partial.json) or extend or re-estimate a
-/// complete one (X.json); either way the result is X.json.
-fn resume(a: &Args, path: &Path) -> Result<Setup> {
-    let prev = load(path)?;
-    // A file complete for the version that made it may lack the experiments a later
-    // version added (a new parameter): resuming measures those, keeping the rest.
-    let (planned, _) = characterizer::plan(prev.settings.only.as_deref());
-    // A test this version changed is measured again, not mixed with the old one.
-    let changed = characterizer::changed_tests(&prev, &planned);
-    let missing = planned
-        .iter()
-        .filter(|e| prev.experiment(&e.name).is_none())
-        .count();
-    let new_here = missing + changed.len();
-    let statistic = a
-        .statistic
-        .map(Statistic::from)
-        .unwrap_or(prev.settings.statistic);
-    // An explicit --statistic re-estimates even when it is the file's own: this version
-    // may summarize some tests differently (refinement 28's CSTA).
-    let restated = a.statistic.is_some();
-    if prev.complete && new_here == 0 && !restated {
-        bail!(
-            "{} is already complete; nothing to resume (run characterize again for a new one, or give --statistic to re-estimate it)",
-            path.display()
-        );
-    }
-    if restated {
-        eprintln!(
-            "re-estimating the parameters of {} by the {} of their recorded observations (was: {})",
-            path.display(),
-            statistic.name(),
-            prev.settings.statistic.name()
-        );
-    }
-    let mut prev = prev;
-    prev.settings.statistic = statistic;
-    if prev.complete && missing > 0 {
-        eprintln!(
-            "{} is complete but lacks {missing} experiments of this version's plan: measuring those",
-            path.display()
-        );
-    }
-    if !changed.is_empty() {
-        eprintln!(
-            "{} measured {} with tests this version has changed since: measuring them again",
-            path.display(),
-            changed.join(", ")
-        );
-        characterizer::forget_experiments(&mut prev, &changed)?;
-    }
-    let compiler = Compiler::find(Some(&prev.compiler.path), &prev.compiler.flags)?;
-    if compiler.version != prev.compiler.version {
-        bail!(
-            "{} was measured with `{}`, but {} is now `{}`; start a new characterization",
-            path.display(),
-            prev.compiler.version,
-            prev.compiler.path,
-            compiler.version
-        );
-    }
-    let opts = Options {
-        tmax_s: prev.settings.tmax_s,
-        repeat: prev.settings.repeat,
-        statistic: prev.settings.statistic,
-        quick: prev.settings.quick,
-        only: prev.settings.only.clone(),
-        no_self_check: a.no_self_check,
-        cache_dir: a.cache_dir.clone(),
-        rounds: prev.settings.rounds,
-    };
-    eprintln!(
-        "resuming {}: {} experiments already measured",
-        path.display(),
-        prev.experiments.len()
-    );
-    Ok((compiler, opts, prev, export::staged::result_path(path)))
-}
-
-/// A new run; refused over an interrupted run's partial file, which it would overwrite.
-fn start(a: &Args) -> Result<Setup> {
-    let flags = Compiler::split_flags(&a.flags);
-    let compiler = Compiler::find(Some(&a.compiler), &flags)?;
-    let base = if a.quick {
-        Options::quick()
-    } else {
-        Options::standard()
-    };
-    let opts = Options {
-        tmax_s: a.tmax.unwrap_or(base.tmax_s),
-        repeat: a.repeat.unwrap_or(base.repeat),
-        rounds: a.rounds.unwrap_or(base.rounds),
-        statistic: a.statistic.map_or(base.statistic, Statistic::from),
-        only: a
-            .only
-            .as_deref()
-            .map(characterizer::parse_only)
-            .transpose()?,
-        no_self_check: a.no_self_check,
-        cache_dir: a.cache_dir.clone(),
-        ..base
-    };
-    if opts.repeat < 2 {
-        bail!("--repeat must be at least 2 to give a confidence interval");
-    }
-    if opts.rounds == 0 || opts.rounds > opts.repeat {
-        bail!(
-            "--rounds must be between 1 and --repeat ({}): each round takes at least one observation",
-            opts.repeat
-        );
-    }
-    if !(opts.tmax_s > 0.0 && opts.tmax_s <= 60.0) {
-        bail!("--tmax must be between 0 and 60 seconds");
-    }
-    let result = characterizer::new_characterization(&compiler, &opts);
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| default_out(&result, a.quick));
-    let partial = export::staged::partial_path(&out);
-    if partial.exists() {
-        bail!(
-            "{} holds an interrupted characterization: finish it with `opcost characterize --resume {}`, or remove it to start again",
-            partial.display(),
-            partial.display()
-        );
-    }
-    Ok((compiler, opts, result, out))
+/// The run to make: `--resume`'s, or a new one from the options.
+fn setup(a: &Args) -> Result<session::Setup> {
+    Ok(match &a.resume {
+        Some(path) => session::resume(
+            path,
+            a.statistic.map(Statistic::from),
+            a.no_self_check,
+            &a.cache_dir,
+            &mut |note| eprintln!("{note}"),
+        )?,
+        None => session::start(&session::NewRun {
+            compiler: a.compiler.clone(),
+            flags: a.flags.clone(),
+            quick: a.quick,
+            tmax_s: a.tmax,
+            repeat: a.repeat,
+            rounds: a.rounds,
+            statistic: a.statistic.map(Statistic::from),
+            only: a.only.clone(),
+            no_self_check: a.no_self_check,
+            cache_dir: a.cache_dir.clone(),
+            out: a.out.clone(),
+            results_dir: a.results_dir.clone(),
+        })?,
+    })
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let (compiler, opts, mut result, out) = match &a.resume {
-        Some(path) => resume(&a, path)?,
-        None => start(&a)?,
-    };
+    let setup = setup(&a)?;
+    let session::Setup {
+        compiler,
+        options: opts,
+        characterization: mut result,
+        result: out,
+    } = setup;
 
     let cancel = Arc::new(AtomicBool::new(false));
     {
@@ -409,7 +292,7 @@ pub fn run(a: Args) -> Result<()> {
     install(&out, &result)?;
     print_report(&result);
     if let Some(x) = &result.xray {
-        crate::say_raw!("\n{}", crate::commands::xray::render(x));
+        crate::say_raw!("\n{}", crate::render::hardware_report(x));
     }
     // The parameter table as CSV beside the JSON, and where asked.
     let beside = out.with_extension("csv");
@@ -459,6 +342,60 @@ fn fmt_ns(v: f64) -> String {
 
 /// The parameter table grouped by Saavedra-Barrera's regions, then warnings and the self-check.
 pub fn print_report(c: &Characterization) {
+    print_parameters(c);
+    if let Some(timer) = &c.timer {
+        crate::say!(
+            "\nTimer: {}, resolution {:.0} ns, call {:.0} ns; loop control {:.3} ns ± {:.3} per pass",
+            timer.name,
+            timer.resolution_ns,
+            timer.call_overhead_ns,
+            timer.loop_overhead.mean_ns,
+            (timer.loop_overhead.ci_high_ns - timer.loop_overhead.ci_low_ns) / 2.0
+        );
+    }
+    let sum = session::summary(c);
+    if let Some(p) = &sum.precision {
+        crate::say!(
+            "Precision: median 90 % CI half-width {:.2} %; {} of {} parameters ({:.0} %) within ±5 %; {} cannot be separated from zero.",
+            p.median_half_width_percent,
+            p.within_5,
+            p.parameters,
+            100.0 * p.within_5 as f64 / p.parameters as f64,
+            p.below_resolution
+        );
+    }
+    print_wide(&sum);
+    if !sum.zero.is_empty() {
+        let zero: Vec<String> = sum.zero.iter().map(|p| p.to_string()).collect();
+        eprintln!(
+            "note: {} cannot be separated from zero on this system (shown as \"< upper bound\", Saavedra-Barrera's \"1<\"): the operation overlaps with others",
+            zero.join(", ")
+        );
+    }
+    print_self_check(c);
+    if sum.measured.len() < sum.all {
+        crate::say!(
+            "\n{} of {} parameters measured.",
+            sum.measured.len(),
+            sum.all
+        );
+    }
+    if sum.inst_uncounted {
+        eprintln!(
+            "note: INST is not measured: {}'s assembly (-S -g) has no line directives, so the test's instructions cannot be counted; predictions with this file have no issue bound (rule 17)",
+            c.compiler.path
+        );
+    }
+    if !sum.changed.is_empty() {
+        eprintln!(
+            "note: {}: measured with tests that this version of opcost has changed since; `opcost characterize --resume FILE` measures them again",
+            sum.changed.join(", ")
+        );
+    }
+}
+
+/// The parameters by region (Saavedra-Barrera's table 4.x layout).
+fn print_parameters(c: &Characterization) {
     use prettytable::{format, row, Table};
     let mut t = Table::new();
     t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
@@ -504,49 +441,12 @@ pub fn print_report(c: &Characterization) {
         }
     }
     crate::commands::show(&t);
-    if let Some(timer) = &c.timer {
-        crate::say!(
-            "\nTimer: {}, resolution {:.0} ns, call {:.0} ns; loop control {:.3} ns ± {:.3} per pass",
-            timer.name,
-            timer.resolution_ns,
-            timer.call_overhead_ns,
-            timer.loop_overhead.mean_ns,
-            (timer.loop_overhead.ci_high_ns - timer.loop_overhead.ci_low_ns) / 2.0
-        );
-    }
-    let measured: Vec<_> = c
-        .parameters
-        .iter()
-        .filter(|r| r.test_kind != TestKind::Derived)
-        .collect();
-    let mut widths: Vec<f64> = measured
-        .iter()
-        .map(|r| {
-            if r.below_resolution() {
-                f64::INFINITY
-            } else {
-                r.estimate.ci_half_width_percent()
-            }
-        })
-        .collect();
-    widths.sort_by(|a, b| a.total_cmp(b));
-    if !widths.is_empty() {
-        let within = widths.iter().filter(|w| **w <= 5.0).count();
-        crate::say!(
-            "Precision: median 90 % CI half-width {:.2} %; {} of {} parameters ({:.0} %) within ±5 %; {} cannot be separated from zero.",
-            widths[widths.len() / 2],
-            within,
-            widths.len(),
-            100.0 * within as f64 / widths.len() as f64,
-            widths.iter().filter(|w| w.is_infinite()).count()
-        );
-    }
-    let wide: Vec<_> = measured
-        .iter()
-        .filter(|r| !r.below_resolution() && r.estimate.ci_half_width_percent() > 5.0)
-        .collect();
-    if wide.len() <= 3 {
-        for r in &wide {
+}
+
+/// Warnings for the parameters whose interval is wider than ±5 %.
+fn print_wide(sum: &session::Summary) {
+    if sum.wide.len() <= 3 {
+        for r in &sum.wide {
             eprintln!(
                 "warning: the 90 % CI of {} is ±{:.1} % wide: the machine was busy or the test is short; rerun it with `--only {} --repeat 20 --tmax 0.1`",
                 r.mnemonic,
@@ -555,30 +455,25 @@ pub fn print_report(c: &Characterization) {
             );
         }
     } else {
-        let list: Vec<String> = wide
+        let list: Vec<String> = sum
+            .wide
             .iter()
             .map(|r| format!("{} ±{:.0}%", r.mnemonic, r.estimate.ci_half_width_percent()))
             .collect();
-        let names: Vec<String> = wide.iter().map(|r| r.mnemonic.to_string()).collect();
+        let names: Vec<String> = sum.wide.iter().map(|r| r.mnemonic.to_string()).collect();
         eprintln!(
             "warning: {} of {} parameters have 90 % intervals wider than ±5 %: {}.\n  The machine was busy or the observations are short: rerun them with `--only {} --repeat 20 --tmax 0.1`, ideally on a quiet machine.",
-            wide.len(),
-            measured.len(),
+            sum.wide.len(),
+            sum.measured.len(),
             list.join(", "),
             names.join(",")
         );
     }
-    let zero: Vec<String> = measured
-        .iter()
-        .filter(|r| r.below_resolution())
-        .map(|r| r.mnemonic.to_string())
-        .collect();
-    if !zero.is_empty() {
-        eprintln!(
-            "note: {} cannot be separated from zero on this system (shown as \"< upper bound\", Saavedra-Barrera's \"1<\"): the operation overlaps with others",
-            zero.join(", ")
-        );
-    }
+}
+
+/// The self-check: statements no test used, measured against their predicted cost.
+fn print_self_check(c: &Characterization) {
+    use prettytable::{format, row, Table};
     if !c.self_check.is_empty() {
         let mut s = Table::new();
         s.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
@@ -595,27 +490,5 @@ pub fn print_report(c: &Characterization) {
         }
         crate::say!("\nDo the parameters compose? Statements no test used, per statement:");
         crate::commands::show(&s);
-    }
-    let all = Param::measured().count();
-    if measured.len() < all {
-        crate::say!("\n{} of {} parameters measured.", measured.len(), all);
-    }
-    // Rule 17 needs the test's instructions, counted in the compiler's assembly.
-    let uncounted = c
-        .experiment("INST")
-        .is_some_and(|r| r.instructions.is_none());
-    if uncounted && measured.iter().all(|r| r.mnemonic != Param::INST) {
-        eprintln!(
-            "note: INST is not measured: {}'s assembly (-S -g) has no line directives, so the test's instructions cannot be counted; predictions with this file have no issue bound (rule 17)",
-            c.compiler.path
-        );
-    }
-    let (planned, _) = characterizer::plan(c.settings.only.as_deref());
-    let changed = characterizer::changed_tests(c, &planned);
-    if !changed.is_empty() {
-        eprintln!(
-            "note: {}: measured with tests that this version of opcost has changed since; `opcost characterize --resume FILE` measures them again",
-            changed.join(", ")
-        );
     }
 }

@@ -1,11 +1,11 @@
 //! `opcost predict`: a program's run time on a characterized machine (Saavedra-Barrera's section 6).
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use export::Format;
 use model::characterization::Characterization;
-use model::{parse_versioned, ProgramStats};
 use predictor::predict::PartPrediction;
-use std::path::{Path, PathBuf};
+use predictor::stats::{program_stats, StatsOptions};
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -55,53 +55,6 @@ pub struct Args {
     keep_going: bool,
 }
 
-/// Program statistics from a ProgramStats file, or by analyzing sources dynamically with the
-/// machine's compiler and flags (plus `program_flags`, the program's own).
-pub fn program_stats(
-    files: &[PathBuf],
-    machine: &Characterization,
-    run_args: &[String],
-    stdin: Option<&Path>,
-    time_limit: Duration,
-    program_flags: &[String],
-    keep_going: bool,
-) -> Result<ProgramStats> {
-    if files.len() == 1 && files[0].extension().is_some_and(|e| e == "json") {
-        let text = std::fs::read_to_string(&files[0])
-            .with_context(|| format!("cannot read {}", files[0].display()))?;
-        return parse_versioned::<ProgramStats>(&text)
-            .with_context(|| files[0].display().to_string());
-    }
-    let compiler = harness::Compiler::find(Some(&machine.compiler.path), &machine.compiler.flags)?;
-    let analysis = analyzer::analyze_dynamic(
-        files,
-        &analyzer::AnalyzeOptions {
-            simulate_branches: true,
-            program_flags: program_flags.to_vec(),
-            refuse_skipped: !keep_going,
-            ..analyzer::AnalyzeOptions::default()
-        },
-        &compiler,
-        &analyzer::RunSpec {
-            args: run_args.to_vec(),
-            stdin: stdin.map(Path::to_path_buf),
-            time_limit,
-            ..analyzer::RunSpec::default()
-        },
-    )?;
-    for d in analysis
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == analyzer::Severity::Error)
-    {
-        eprintln!("{d}");
-    }
-    if let Some(note) = crate::commands::analyze::added_flags_note(&analysis) {
-        eprintln!("{note}");
-    }
-    Ok(analysis.stats)
-}
-
 pub fn run(a: Args) -> Result<()> {
     let exports = [
         (Format::Json, "--json", a.json.as_deref()),
@@ -109,19 +62,26 @@ pub fn run(a: Args) -> Result<()> {
         (Format::Markdown, "--markdown", a.markdown.as_deref()),
     ];
     crate::commands::route_report(&exports.map(|(_, name, t)| (name, t)))?;
-    let machine = crate::commands::characterize::load(&a.machine)?;
+    let machine = Characterization::load(&a.machine)?;
     let stats = program_stats(
         &a.program,
         &machine,
-        &a.run_args,
-        a.stdin.as_deref(),
-        Duration::from_secs_f64(a.time_limit),
-        &a.program_flags
-            .as_deref()
-            .map(harness::Compiler::split_flags)
-            .unwrap_or_default(),
-        a.keep_going,
+        &StatsOptions {
+            run_args: a.run_args.clone(),
+            stdin: a.stdin.clone(),
+            time_limit: Duration::from_secs_f64(a.time_limit),
+            program_flags: a
+                .program_flags
+                .as_deref()
+                .map(harness::Compiler::split_flags)
+                .unwrap_or_default(),
+            keep_going: a.keep_going,
+        },
     )?;
+    for note in &stats.notes {
+        eprintln!("{note}");
+    }
+    let stats = stats.stats;
     let p = predictor::predict_program(&stats, &machine)?;
     print_part(&p.total, true);
     if p.units.len() > 1 {

@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use timing::app::{AppTiming, CallGroup};
 use timing::driver::{DriverConfig, FlushSet, Method};
-use timing::run::{SweepPoint, Timer, Timing};
-use timing::spec::{Alignment, Spec};
+use timing::plan;
+use timing::run::{SweepPoint, Timing};
+use timing::spec::Spec;
 
 #[derive(clap::Args)]
 #[command(
@@ -134,19 +135,6 @@ fn hardware(a: &Args, compiler: &harness::Compiler) -> Result<HardwareReport> {
     Ok(r)
 }
 
-fn parse_flush(s: &str) -> FlushSet {
-    match s.to_ascii_lowercase().as_str() {
-        "none" => FlushSet::None,
-        "all" => FlushSet::All,
-        _ => FlushSet::Operands(
-            s.split(',')
-                .map(|x| x.trim().to_ascii_uppercase())
-                .filter(|x| !x.is_empty())
-                .collect(),
-        ),
-    }
-}
-
 fn sizes_text(s: &BTreeMap<String, i64>) -> String {
     s.iter()
         .map(|(k, v)| format!("{k}={v}"))
@@ -174,49 +162,17 @@ pub fn run(a: Args) -> Result<()> {
     let spec = Spec::load(&a.spec)?;
     // JSON on standard output replaces the tables.
     let quiet = a.json.as_deref() == Some("-");
-    let timer = match a.timer.as_str() {
-        "wall" => Timer::Wall,
-        "cpu" => Timer::Cpu,
-        t => bail!("--timer {t}: expected wall or cpu"),
-    };
-    let method = match a.method.as_deref() {
-        None if a.sweep => Method::MultiCall,
-        None | Some("one-call") => Method::OneCall,
-        Some("multi-call") => Method::MultiCall,
-        Some(m) => bail!("--method {m}: expected one-call or multi-call"),
-    };
+    let timer = plan::parse_timer(&a.timer)?;
+    let method = plan::parse_method(a.method.as_deref(), a.sweep)?;
     if !(1..=100).contains(&a.rounds) {
         bail!("--rounds {}: expected 1 to 100", a.rounds);
     }
     if !(1..=1000).contains(&a.samples) {
         bail!("--samples {}: expected 1 to 1000", a.samples);
     }
-    let flushes: Vec<FlushSet> = match &a.flush {
-        Some(f) => vec![parse_flush(f)],
-        None if a.sweep => vec![FlushSet::All],
-        None => vec![FlushSet::None, FlushSet::All],
-    };
-    for f in &flushes {
-        if let FlushSet::Operands(ops) = f {
-            for o in ops {
-                if !spec.arrays().iter().any(|x| &x.name == o) {
-                    bail!(
-                        "--flush {o}: not an array argument of {} (arrays: {})",
-                        spec.routine,
-                        spec.arrays()
-                            .iter()
-                            .map(|x| x.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    );
-                }
-            }
-        }
-        if *f == FlushSet::All && !spec.arrays().iter().any(|x| x.flush) {
-            eprintln!(
-                "note: no array of the spec is marked `flush`; `--flush all` flushes nothing"
-            );
-        }
+    let flushes = plan::flush_sets(a.flush.as_deref(), a.sweep);
+    if plan::check_flushes(&spec, &flushes)? {
+        eprintln!("note: no array of the spec is marked `flush`; `--flush all` flushes nothing");
     }
     let compiler = harness::Compiler::find(
         a.compiler.as_deref(),
@@ -225,24 +181,10 @@ pub fn run(a: Args) -> Result<()> {
     // Check the spec against the routine before measuring anything.
     timing::check::check_routine(&spec)?;
     let needs_flush = a.sweep || flushes.iter().any(|f| *f != FlushSet::None);
-    let hw = if (needs_flush && a.flush_kb.is_none()) || a.plot.is_some() || a.machine.is_some() {
-        Some(hardware(&a, &compiler)?)
-    } else {
-        None
-    };
-    let flush_kb = match (a.flush_kb, &hw) {
-        (Some(k), _) => k,
-        (None, Some(h)) => {
-            timing::flush_kb_from(h).context("X-Ray reported no cache level; pass --flush-kb N")?
-        }
-        (None, None) => 0,
-    };
-    if needs_flush && flush_kb == 0 {
-        bail!("--flush-kb must be positive");
-    }
+    let (hw, flush_kb) = flush_area(&a, needs_flush, &compiler)?;
     let limit = Duration::from_secs(a.time_limit);
-    let prep = timing::run::prepare(spec, compiler.clone(), limit)?;
-    let cfg = |flush: FlushSet, method: Method| DriverConfig {
+    let prep = timing::run::prepare(spec, compiler, limit)?;
+    let cfg = |flush: FlushSet| DriverConfig {
         method,
         flush,
         flush_kb,
@@ -254,10 +196,8 @@ pub fn run(a: Args) -> Result<()> {
     let mut sweep = None;
     let bar = super::progress_bar();
     if a.sweep {
-        let points = prep.spec.points().len() as u64;
-        bar.set_length(points);
-        let flush = flushes[0].clone();
-        let s = timing::run::sweep(&prep, &cfg(flush, method), timer, a.rounds, &mut |m| {
+        bar.set_length(prep.spec.points().len() as u64);
+        let s = timing::run::sweep(&prep, &cfg(flushes[0].clone()), timer, a.rounds, &mut |m| {
             bar.inc(1);
             bar.set_message(m.to_string());
         })?;
@@ -266,81 +206,42 @@ pub fn run(a: Args) -> Result<()> {
             print_sweep(&s, &prep.spec, hw.as_ref());
         }
         if let Some(p) = &a.plot {
-            let caches: Vec<(String, u64)> = hw
-                .iter()
-                .flat_map(|h| {
-                    h.caches
-                        .iter()
-                        .map(|c| (format!("L{}", c.level), c.capacity_bytes))
-                })
-                .collect();
-            timing::plot::sweep_chart(
-                &s,
-                &caches,
-                &format!(
-                    "{}: flushed vs in cache ({:?}, Whaley & Castaldo fig. 1)",
-                    prep.sig.name, method
-                ),
-                p,
-            )?;
+            let title = format!(
+                "{}: flushed vs in cache ({:?}, Whaley & Castaldo fig. 1)",
+                prep.sig.name, method
+            );
+            timing::plot::sweep_chart(&s, &plan::cache_levels(hw.as_ref()), &title, p)?;
             eprintln!("plot written to {}", p.display());
         }
         sweep = Some(s);
     } else {
-        let shapes = timing::run::shapes(&prep.spec)?;
-        bar.set_length((shapes.len() * flushes.len()) as u64);
-        for shape in &shapes {
-            bar.inc(flushes.len() as u64);
-            let cfgs: Vec<DriverConfig> = flushes.iter().map(|f| cfg(f.clone(), method)).collect();
-            timings.extend(prep.time_rounds(shape, &cfgs, timer, a.rounds)?);
-            if let Some(b) = a.memalign {
-                for al in [Alignment::Aligned(b), Alignment::Misaligned(b)] {
-                    let mut c = cfg(flushes.last().cloned().unwrap_or(FlushSet::None), method);
-                    c.align_override = Some(al);
-                    let t = prep.time(shape, &c, timer)?;
-                    timings.push(t);
-                }
-            }
-        }
+        let cfgs: Vec<DriverConfig> = flushes.iter().cloned().map(cfg).collect();
+        timings = plan::time_points(
+            &prep,
+            &cfgs,
+            timer,
+            a.rounds,
+            a.memalign,
+            &mut |done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            },
+        )?;
         bar.finish_and_clear();
         if !quiet {
             print_timings(&timings, a.memalign, flushes.len());
         }
     }
-    let mut app = None;
-    let mut matched = vec![];
-    if a.in_app {
+    let (app, matched) = if a.in_app {
         eprintln!("running the instrumented application");
-        let t = timing::app::time_in_application(&prep.spec, &prep.sig, &compiler, limit)?;
-        // The driver in the same sizes, one call per sample like the application.
-        let mut groups = t.groups.clone();
-        groups.sort_by_key(|g| std::cmp::Reverse(g.calls));
-        for g in groups.into_iter().take(5) {
-            let mut sizes: BTreeMap<String, i64> = prep
-                .spec
-                .sizes
-                .iter()
-                .map(|(k, v)| (k.clone(), v[0]))
-                .collect();
-            sizes.extend(g.sizes.clone());
-            let shape = timing::check::shape(&prep.spec, &sizes)?;
-            let mut c = cfg(FlushSet::None, Method::OneCall);
-            c.samples = a.samples.max(31);
-            let mut cfgs = vec![c.clone()];
-            if flush_kb > 0 {
-                c.flush = FlushSet::All;
-                cfgs.push(c);
-            }
-            let mut both = prep.time_rounds(&shape, &cfgs, Timer::Wall, a.rounds)?;
-            let hot = both.remove(0);
-            let cold = both.pop().unwrap_or_else(|| hot.clone());
-            matched.push((g, hot, cold));
-        }
+        let (t, matched) = plan::in_application(&prep, limit, &cfg(FlushSet::None), a.rounds)?;
         if !quiet {
             print_app(&t, &matched, &prep.sig.name);
         }
-        app = Some(t);
-    }
+        (Some(t), matched)
+    } else {
+        (None, vec![])
+    };
     if let Some(target) = &a.json {
         let r = serde_json::json!({
             "format": "opcost-timing",
@@ -355,6 +256,30 @@ pub fn run(a: Args) -> Result<()> {
         super::write_json(target, "the timing", &r)?;
     }
     Ok(())
+}
+
+/// X-Ray's report where one is needed or given, and the flush area's size in KiB.
+fn flush_area(
+    a: &Args,
+    needs_flush: bool,
+    compiler: &harness::Compiler,
+) -> Result<(Option<HardwareReport>, u64)> {
+    let hw = if (needs_flush && a.flush_kb.is_none()) || a.plot.is_some() || a.machine.is_some() {
+        Some(hardware(a, compiler)?)
+    } else {
+        None
+    };
+    let flush_kb = match (a.flush_kb, &hw) {
+        (Some(k), _) => k,
+        (None, Some(h)) => {
+            timing::flush_kb_from(h).context("X-Ray reported no cache level; pass --flush-kb N")?
+        }
+        (None, None) => 0,
+    };
+    if needs_flush && flush_kb == 0 {
+        bail!("--flush-kb must be positive");
+    }
+    Ok((hw, flush_kb))
 }
 
 fn table() -> Table {

@@ -1,7 +1,8 @@
 //! `opcost validate`: predicted against real run times (Saavedra-Barrera's tables 6.1 and 7.2).
 
 use anyhow::{bail, Result};
-use predictor::corpus::ProgramSpec;
+use model::characterization::Characterization;
+use predictor::corpus::{ProgramChoice, ProgramSpec};
 use predictor::predict::PartPrediction;
 use predictor::validate::{
     summarize, summarize_host_adjusted, summarize_sets, validation_csv, FailedProgram,
@@ -17,7 +18,7 @@ use std::time::Duration;
   opcost validate --machine M.json fortran-samples/sieve.f fortran-samples/mandel.f --runs 7
   opcost validate --machine results/A.json --machine results/B.json   # systems side by side
   opcost validate --machine M.json --against results/validation-M.csv --against old/run2.csv
-  opcost validate --machine results/<machine>--gfortran-O0.json --against results/history/2026-11-22
+  opcost validate --machine results/<machine>--gfortran-O0.json --against old-runs/2026-11-22
   opcost validate --machine M.json --manifest corpus/manifest.toml --set check   # one corpus set
   opcost validate --machine M.json legacy.f --program-flags -fallow-argument-mismatch --stdin in.dat
 
@@ -34,7 +35,7 @@ of a shared machine touches them all) and compare with each one's CPU time, summ
 characterization summarized its tests: the fastest run for a characterization by the minimum
 (the default: the undisturbed machine on both sides) or the round median, the median run
 otherwise; both are in the CSV and JSON. Writes results/validation-<machine file>.csv and .svg (predicted vs real,
-log-log).
+log-log; --results-dir names another folder).
 
 Before each round the characterization's own tests run again, one short observation each, and
 their time now over their recorded time (as the characterization summarized them: by the
@@ -82,12 +83,15 @@ pub struct Args {
     /// Skip the per-unit profile (gprof) that shows where a prediction is off
     #[arg(long)]
     no_profile: bool,
-    /// Validation table as CSV [default: results/validation-<machine file stem>.csv]
+    /// Validation table as CSV [default: <results-dir>/validation-<machine file stem>.csv]
     #[arg(long, value_name = "FILE")]
     csv: Option<String>,
-    /// Predicted-vs-real chart [default: results/validation-<machine file stem>.svg]
+    /// Predicted-vs-real chart [default: <results-dir>/validation-<machine file stem>.svg]
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
+    /// Folder of the default CSV and chart
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    results_dir: PathBuf,
     /// Full results as JSON ("-" for stdout); with several systems, an array of them
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -111,85 +115,37 @@ pub struct Args {
     keep_going: bool,
 }
 
-/// The sample programs: `fortran-samples/` here, else the one beside the sources opcost was
-/// built from (so the default works from any directory).
-fn default_programs() -> Result<Vec<PathBuf>> {
-    let here = PathBuf::from("fortran-samples");
-    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fortran-samples");
-    let dir = if here.is_dir() { here } else { built };
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| anyhow::anyhow!("no programs given and {} cannot be read ({e}); name the programs to validate or give --manifest", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "f"))
-        .collect();
-    v.sort();
-    Ok(v)
-}
-
-/// The programs to validate: the files named (with --stdin, --run-args, --program-flags)
-/// and the manifests' entries of the chosen sets; the samples when neither is given.
+/// The programs named on the command line and the manifests' entries of the chosen sets;
+/// the samples when neither is given (`fortran-samples/` here, else the one beside the
+/// sources opcost was built from, so the default works from any directory).
 fn programs(a: &Args) -> Result<Vec<ProgramSpec>> {
-    let files = if a.programs.is_empty() && a.manifest.is_empty() {
-        default_programs()?
-    } else {
-        a.programs.clone()
+    let words = |s: &Option<String>| -> Vec<String> {
+        s.as_deref()
+            .map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
     };
-    let mut specs: Vec<ProgramSpec> = files
-        .iter()
-        .map(|f| {
-            let mut s = ProgramSpec::from_file(f);
-            s.stdin = a.stdin.clone();
-            s.args = a.run_args.as_deref().map(split_words).unwrap_or_default();
-            s.flags = a
-                .program_flags
-                .as_deref()
-                .map(split_words)
-                .unwrap_or_default();
-            s
-        })
-        .collect();
-    if !a.set.is_empty() && a.manifest.is_empty() {
-        bail!("--set chooses programs of a manifest; give --manifest (e.g. corpus/manifest.toml)");
-    }
-    specs.extend(predictor::corpus::select(&a.manifest, &a.set)?);
-    for s in &mut specs {
-        s.keep_going = a.keep_going;
-    }
-    if specs.is_empty() {
-        bail!("no programs to validate");
-    }
-    let mut names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-    names.sort_unstable();
-    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-        bail!(
-            "two programs are named {}; rename one (the results are keyed by name)",
-            w[0]
-        );
-    }
-    Ok(specs)
-}
-
-fn split_words(s: &str) -> Vec<String> {
-    s.split_whitespace().map(str::to_string).collect()
+    Ok(predictor::corpus::choose_programs(&ProgramChoice {
+        files: a.programs.clone(),
+        manifests: a.manifest.clone(),
+        sets: a.set.clone(),
+        stdin: a.stdin.clone(),
+        run_args: words(&a.run_args),
+        flags: words(&a.program_flags),
+        keep_going: a.keep_going,
+        samples: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fortran-samples"),
+    })?)
 }
 
 /// The CSV and chart paths of each system, checked writable before any work is done.
 fn output_paths(a: &Args) -> Result<Vec<(String, PathBuf)>> {
     let mut out = Vec::new();
     for path in &a.machine {
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "machine".into());
+        let (csv, plot) = predictor::validate::default_outputs(&a.results_dir, path);
         let csv = a
             .csv
             .clone()
-            .unwrap_or_else(|| format!("results/validation-{stem}.csv"));
-        let plot = a
-            .plot
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("results/validation-{stem}.svg")));
-        out.push((csv, plot));
+            .unwrap_or_else(|| csv.to_string_lossy().into_owned());
+        out.push((csv, a.plot.clone().unwrap_or(plot)));
     }
     let mut targets: Vec<PathBuf> = out
         .iter()
@@ -214,8 +170,8 @@ pub fn run(a: Args) -> Result<()> {
     let machines = a
         .machine
         .iter()
-        .map(|m| crate::commands::characterize::load(m))
-        .collect::<Result<Vec<_>>>()?;
+        .map(|m| Characterization::load(m))
+        .collect::<Result<Vec<_>, _>>()?;
     if !a.against.is_empty() {
         if machines.len() > 1 {
             bail!("--against scores one machine's predictions; give one --machine");
@@ -236,7 +192,6 @@ pub fn run(a: Args) -> Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     // A probe that cannot run costs the validation nothing but its host figure.
     let mut probing = vec![!a.no_host_probe; machines.len()];
-    let never = std::sync::atomic::AtomicBool::new(false);
     let mut save_error = None;
     let results = predictor::validate::validate_systems(
         &machines,
@@ -276,9 +231,8 @@ pub fn run(a: Args) -> Result<()> {
                 round + 1,
                 machine.compiler.tag()
             ));
-            let tmax = (machine.settings.tmax_s / 2.0).max(0.005);
-            match characterizer::host_speed(&compilers[k], machine, tmax, &a.cache_dir, &never) {
-                Ok(s) => Some(s.ratio),
+            match predictor::validate::probe_host_speed(machine, &compilers[k], &a.cache_dir) {
+                Ok(s) => Some(s),
                 Err(e) => {
                     bar.suspend(|| {
                         eprintln!(
@@ -297,17 +251,7 @@ pub fn run(a: Args) -> Result<()> {
         return Err(e.context("cannot save the results after a round"));
     }
     save_results(&a, &outputs, &results, true)?;
-    let mut failures = 0;
-    for (k, (machine, result)) in machines.iter().zip(&results).enumerate() {
-        if machines.len() > 1 {
-            crate::say!("\n== {} ==", a.machine[k].display());
-        }
-        report(machine, result, &outputs[k])?;
-        if !result.host_speeds.is_empty() {
-            print_host_speed(&result.host_speeds, &result.rows);
-        }
-        failures += result.failed.len();
-    }
+    let failures = report_all(&a, &machines, &results, &outputs)?;
     if failures > 0 {
         bail!("{failures} program run(s) failed (see the table above); the others were validated and written");
     }
@@ -344,9 +288,30 @@ fn save_results(
     Ok(())
 }
 
+/// Print every system's tables and draw its chart; the number of failed programs.
+fn report_all(
+    a: &Args,
+    machines: &[Characterization],
+    results: &[SystemValidation],
+    outputs: &[(String, PathBuf)],
+) -> Result<usize> {
+    let mut failures = 0;
+    for (k, (machine, result)) in machines.iter().zip(results).enumerate() {
+        if machines.len() > 1 {
+            crate::say!("\n== {} ==", a.machine[k].display());
+        }
+        report(machine, result, &outputs[k])?;
+        if !result.host_speeds.is_empty() {
+            print_host_speed(&result.host_speeds, &result.rows);
+        }
+        failures += result.failed.len();
+    }
+    Ok(failures)
+}
+
 /// Print one system's tables and draw its chart (its CSV and JSON: [`save_results`]).
 fn report(
-    machine: &model::characterization::Characterization,
+    machine: &Characterization,
     result: &SystemValidation,
     (csv_path, plot): &(String, PathBuf),
 ) -> Result<()> {
@@ -568,53 +533,10 @@ fn print_parts(kind: &str, parts: &[PartComparison], predicted: &[PartPrediction
     crate::commands::show(&u);
 }
 
-/// An earlier validation's real times: (program, real seconds) from its CSV.
-fn read_against(path: &std::path::Path) -> Result<Vec<(String, f64)>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    if !text.starts_with("program,real_s,") {
-        bail!(
-            "{} is not a validation CSV (written by `opcost validate`): its header should begin \"program,real_s,\"",
-            path.display()
-        );
-    }
-    let rows = predictor::validate::read_validation_csv(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    if rows.is_empty() {
-        bail!("{} has no programs", path.display());
-    }
-    Ok(rows)
-}
-
 /// `--against`: predictions scored against earlier validations' real times, no runs.
-fn rescore(
-    a: &Args,
-    machine: &model::characterization::Characterization,
-    programs: &[ProgramSpec],
-) -> Result<()> {
-    use prettytable::{format, row, Table};
-    let mut files = Vec::new();
-    for p in &a.against {
-        if p.is_dir() {
-            // A folder of them (results/history/<day>/): its CSVs, in name order.
-            let mut csvs: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "csv"))
-                .collect();
-            if csvs.is_empty() {
-                bail!("{} holds no .csv files", p.display());
-            }
-            csvs.sort();
-            files.extend(csvs);
-        } else {
-            files.push(p.clone());
-        }
-    }
-    let sets = files
-        .iter()
-        .map(|p| Ok((p.display().to_string(), read_against(p)?)))
-        .collect::<Result<Vec<_>>>()?;
+fn rescore(a: &Args, machine: &Characterization, programs: &[ProgramSpec]) -> Result<()> {
+    // A folder (old-runs/<day>/) stands for its CSVs, in name order.
+    let sets = predictor::validate::read_against_sets(&a.against)?;
     let bar = crate::commands::progress_bar();
     bar.set_length(programs.len() as u64);
     let mut predicted = Vec::new();
@@ -634,15 +556,9 @@ fn rescore(
     bar.finish_and_clear();
     let r = predictor::validate::rescore(&predicted, &sets);
     if r.overall.programs == 0 {
-        let mut held: Vec<&str> = sets
-            .iter()
-            .flat_map(|(_, rows)| rows.iter().map(|(p, _)| p.as_str()))
-            .collect();
-        held.sort_unstable();
-        held.dedup();
         bail!(
             "none of the programs has a real time in the CSVs given (they hold: {})",
-            held.join(", ")
+            predictor::validate::programs_held(&sets).join(", ")
         );
     }
     for p in r.programs.iter().filter(|p| p.sets == 0) {
@@ -651,6 +567,27 @@ fn rescore(
             p.program
         );
     }
+    print_rescore(&r);
+    let sets = predictor::validate::rescore_by_set(&r, programs, &failed);
+    if sets.iter().any(|s| s.set != predictor::corpus::NO_SET) {
+        crate::say!("\nBy corpus set (each program's mean error over the real times):");
+        print_sets(&sets);
+    }
+    if let Some(j) = &a.json {
+        crate::commands::write_json(j, "the rescore", &r)?;
+    }
+    if !failed.is_empty() {
+        bail!(
+            "{} program(s) could not be analyzed (see above); the others were scored",
+            failed.len()
+        );
+    }
+    Ok(())
+}
+
+/// The rescore's tables: per set of real times, per program, and the overall line.
+fn print_rescore(r: &predictor::validate::Rescore) {
+    use prettytable::{format, row, Table};
     crate::say!(
         "Predictions against the real times of {} earlier validation(s); nothing was run (Saavedra-Barrera's table 7.2 per set):",
         r.sets.len()
@@ -678,19 +615,4 @@ fn rescore(
     crate::say!();
     crate::commands::show(&u);
     crate::say!("\nAll predictions: {}", summary_line(&r.overall));
-    let sets = predictor::validate::rescore_by_set(&r, programs, &failed);
-    if sets.iter().any(|s| s.set != predictor::corpus::NO_SET) {
-        crate::say!("\nBy corpus set (each program's mean error over the real times):");
-        print_sets(&sets);
-    }
-    if let Some(j) = &a.json {
-        crate::commands::write_json(j, "the rescore", &r)?;
-    }
-    if !failed.is_empty() {
-        bail!(
-            "{} program(s) could not be analyzed (see above); the others were scored",
-            failed.len()
-        );
-    }
-    Ok(())
 }

@@ -2,8 +2,6 @@
 //! X-Ray (Yotov, Pingali & Stodghill)) and print them, optionally saving them as JSON.
 
 use anyhow::{Context, Result};
-use model::hardware::{CacheMethod, HardwareReport};
-use prettytable::{format, row, Table};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,114 +35,7 @@ pub fn run(a: Args) -> Result<()> {
         super::write_json(target, "the X-Ray report", &report)?;
     }
     if a.json.as_deref() != Some("-") {
-        crate::say_raw!("{}", render(&report));
+        crate::say_raw!("{}", crate::render::hardware_report(&report));
     }
     Ok(())
-}
-
-fn opt(v: Option<u32>, unit: &str) -> String {
-    v.map_or("-".to_string(), |v| format!("{v}{unit}"))
-}
-
-fn size(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
-        format!("{} MiB", bytes >> 20)
-    } else {
-        format!("{} KiB", bytes >> 10)
-    }
-}
-
-/// The report as text: a table of cache levels, then the CPU parameters and the notes.
-pub fn render(r: &HardwareReport) -> String {
-    let mut out = String::new();
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_LINESEP_WITH_TITLE);
-    t.set_titles(row![
-        "level",
-        "capacity",
-        "assoc.",
-        "block",
-        "latency (cycles)",
-        "latency (ns)",
-        "method"
-    ]);
-    for c in &r.caches {
-        let method = match c.method {
-            CacheMethod::CompactSequences => "compact sequences",
-            CacheMethod::EffectiveCapacity => "effective capacity",
-        };
-        t.add_row(row![
-            format!("L{}{}", c.level, if c.exclusive { " (exclusive)" } else { "" }),
-            r->size(c.capacity_bytes),
-            r->opt(c.associativity, "-way"),
-            r->opt(c.block_bytes, " B"),
-            r->format!("{:.1}", c.latency_cycles),
-            r->format!("{:.2}", c.latency_ns),
-            method
-        ]);
-    }
-    t.add_row(row![
-        "memory",
-        "",
-        "",
-        "",
-        r->format!("{:.0}", r.memory_latency_cycles),
-        r->format!("{:.1}", r.memory_latency_ns),
-        "pseudo-random chase, 128 MiB"
-    ]);
-    out.push_str("Memory hierarchy (X-Ray, X-Ray)\n");
-    out.push_str(&t.to_string());
-    out.push_str(&format!(
-        "super pages: {}\n\n",
-        if r.huge_pages {
-            "yes (transparent huge pages, 2 MiB)"
-        } else {
-            "no"
-        }
-    ));
-    if let Some(tlb) = &r.tlb {
-        out.push_str(&format!(
-            "TLB (first level, data): {} entries, {} KiB pages, miss penalty {:.1} ns\n\n",
-            tlb.entries,
-            tlb.page_bytes >> 10,
-            tlb.miss_penalty_ns
-        ));
-    }
-    if let Some(cpu) = &r.cpu {
-        out.push_str("CPU (X-Ray, X-Ray)\n");
-        out.push_str(&format!(
-            "frequency: {:.0} MHz (dependent integer additions)\n",
-            cpu.frequency_mhz
-        ));
-        let mut t = Table::new();
-        t.set_format(*format::consts::FORMAT_NO_LINESEP_WITH_TITLE);
-        t.set_titles(row!["operation", "latency (cycles)", "throughput (cycles)"]);
-        for i in &cpu.instructions {
-            t.add_row(row![i.name, r->format!("{:.2}", i.latency_cycles), r->format!("{:.2}", i.throughput_cycles)]);
-        }
-        out.push_str(&t.to_string());
-        let yes = |b: bool| if b { "yes" } else { "no" };
-        out.push_str(&format!(
-            "fused multiply-add: {}   hardware floating point: {}\n",
-            yes(cpu.has_fma),
-            yes(cpu.has_fpu)
-        ));
-        let reg = |v: Option<u32>| v.map_or("not measurable".to_string(), |v| v.to_string());
-        out.push_str(&format!(
-            "usable registers: integer {}, double {}, SIMD {}\n",
-            reg(cpu.integer_registers),
-            reg(cpu.float_registers),
-            reg(cpu.simd_registers)
-        ));
-        out.push_str(&format!(
-            "processors: {}   SMT: {}\n",
-            cpu.processors,
-            yes(cpu.smt)
-        ));
-    }
-    for n in &r.notes {
-        out.push_str(&format!("note: {n}\n"));
-    }
-    out.push_str(&format!("measured in {:.1} s\n", r.wall_time_s));
-    out
 }

@@ -22,6 +22,7 @@
 pub mod app;
 pub mod check;
 pub mod driver;
+pub mod plan;
 pub mod plot;
 pub mod run;
 pub mod spec;
