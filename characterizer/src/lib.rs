@@ -1038,6 +1038,18 @@ fn self_check_of(
     }
 }
 
+/// The host's speed now against the day `machine` was characterized: its own tests run again,
+/// one short observation each (half its TMAX, at least 5 ms); now over then, the median.
+pub fn probe_host_speed(
+    machine: &Characterization,
+    compiler: &Compiler,
+    cache_dir: &Path,
+) -> Result<f64, CharacterizeError> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let tmax = (machine.settings.tmax_s / 2.0).max(0.005);
+    Ok(host_speed(compiler, machine, tmax, cache_dir, &never)?.ratio)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -231,7 +231,7 @@ pub fn run(a: Args) -> Result<()> {
                 round + 1,
                 machine.compiler.tag()
             ));
-            match predictor::validate::probe_host_speed(machine, &compilers[k], &a.cache_dir) {
+            match characterizer::probe_host_speed(machine, &compilers[k], &a.cache_dir) {
                 Ok(s) => Some(s),
                 Err(e) => {
                     bar.suspend(|| {
