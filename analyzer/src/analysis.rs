@@ -1880,7 +1880,7 @@ pub(crate) fn names_in(s: &Stmt) -> HashSet<String> {
 }
 
 /// Names an expression reads (arrays, variables, functions).
-pub(crate) fn sexpr_names(e: &SExpr, out: &mut HashSet<String>) {
+fn sexpr_names(e: &SExpr, out: &mut HashSet<String>) {
     match e {
         SExpr::Name(n) => {
             out.insert(n.clone());

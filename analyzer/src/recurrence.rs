@@ -24,9 +24,6 @@ pub struct LoopShape {
     /// Latency counts of each recurrence (one per carried scalar) over the iterations it
     /// spans, with that number of iterations.
     pub recurrences: Vec<(OpCounts, u32)>,
-    /// For each recurrence, whether its scalar is set afresh (from values that do not read
-    /// it) by the assignments just before the loop: each entry starts a new chain (rule 19).
-    pub restarts: Vec<bool>,
     /// Latency counts of the longest chain of dependent statements inside one iteration
     /// (rule 19: the out-of-order window).
     pub longest_chain: OpCounts,
@@ -128,12 +125,6 @@ pub fn longest_chain(assignments: &[(Expr, Expr)]) -> OpCounts {
 /// scalars `CarriedElements::rewrite` makes of them. Also returns the longest chain made
 /// inside the iteration (from any origin to any value, rule 19).
 pub fn recurrences_of(steps: &[Step]) -> (Vec<(OpCounts, u32)>, OpCounts) {
-    let (named, longest) = named_recurrences(steps);
-    (named.into_iter().map(|(_, c, k)| (c, k)).collect(), longest)
-}
-
-/// `recurrences_of` with the scalar each recurrence carries.
-fn named_recurrences(steps: &[Step]) -> (Vec<(String, OpCounts, u32)>, OpCounts) {
     let mut chains: Chains = HashMap::new();
     let mut longest = OpCounts::new();
     // Per open block IF: the state before it, and the merged end states of finished branches.
@@ -212,7 +203,7 @@ const MAX_SPAN: u32 = 4;
 /// counts): for every scalar, the chain from its value at the top of an iteration back to
 /// itself after one or more iterations, as (latency counts, iterations spanned); per scalar
 /// the one with the most latency operations per iteration, at most four in all.
-fn cycles(chains: &Chains) -> Vec<(String, OpCounts, u32)> {
+fn cycles(chains: &Chains) -> Vec<(OpCounts, u32)> {
     // paths[v][o]: the longest chain from origin o to v over `span` iterations.
     let mut paths: Chains = chains.clone();
     let mut best: HashMap<&String, (OpCounts, u32)> = HashMap::new();
@@ -261,38 +252,10 @@ fn cycles(chains: &Chains) -> Vec<(String, OpCounts, u32)> {
         }
         paths = longer;
     }
-    let mut out: Vec<(String, OpCounts, u32)> =
-        best.into_iter().map(|(v, (c, k))| (v.clone(), c, k)).collect();
-    out.sort_by(|a, b| {
-        per_iteration(&b.1, b.2)
-            .total_cmp(&per_iteration(&a.1, a.2))
-            .then_with(|| a.0.cmp(&b.0))
-    });
+    let mut out: Vec<(OpCounts, u32)> = best.into_values().collect();
+    out.sort_by(|a, b| per_iteration(&b.0, b.1).total_cmp(&per_iteration(&a.0, a.1)));
     out.truncate(4);
     out
-}
-
-/// Whether scalar `var` is set afresh just before the loop starting at statement `first`: the
-/// assignments right before it (in the same unit, nothing else between) include one to `var`
-/// whose value does not read it. Each entry of the loop then starts a new chain (rule 19).
-fn restarted_before(prog: &Program, first: usize, var: &str) -> bool {
-    let unit = prog.stmts[first].unit;
-    for st in prog.stmts[..first].iter().rev() {
-        if st.unit != unit {
-            return false;
-        }
-        match &st.stmt {
-            Some(Stmt::Assignment(SExpr::Name(n), value)) => {
-                if n == var {
-                    let mut read = HashSet::new();
-                    crate::analysis::sexpr_names(value, &mut read);
-                    return !read.contains(var);
-                }
-            }
-            _ => return false,
-        }
-    }
-    false
 }
 
 /// A subscript of an element a loop reads or writes, as far as rule 14 tells them apart.
@@ -764,18 +727,13 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
                     }
                 }
             }
-            let (named, longest_chain) = named_recurrences(&body);
-            let restarts = named
-                .iter()
-                .map(|(v, _, _)| restarted_before(prog, *first, v))
-                .collect();
+            let (recurrences, longest_chain) = recurrences_of(&body);
             LoopShape {
                 unit: *unit,
                 first: *first,
                 last: *last,
                 iterations: iterations.clone(),
-                recurrences: named.into_iter().map(|(_, c, k)| (c, k)).collect(),
-                restarts,
+                recurrences,
                 longest_chain,
             }
         })
@@ -1005,38 +963,6 @@ mod tests {
         innermost_loops(&crate::analysis::analyze(vec![crate::source::split(
             "t.f", 0, src, 72,
         )]))
-    }
-
-    #[test]
-    fn a_sum_set_to_zero_before_its_loop_restarts_at_every_entry() {
-        // S = 0 right before the row's loop: each row starts a new chain. T is carried from
-        // one row to the next (T = T * 0.5 reads it), and U is set before an IF in between.
-        let src = "      PROGRAM P
-      DOUBLE PRECISION A(100), S, T, U
-      INTEGER I, K
-      T = 1.0D0
-      U = 0.0D0
-      DO 20 I = 1, 10
-         S = 0.0D0
-         DO 10 K = 1, 10
-            S = S + A(K)
-   10    CONTINUE
-         T = T * 0.5D0
-         DO 11 K = 1, 10
-            T = T + A(K)
-   11    CONTINUE
-         U = 1.0D0
-         IF (S .GT. 0.0D0) A(1) = S
-         DO 12 K = 1, 10
-            U = U * A(K)
-   12    CONTINUE
-   20 CONTINUE
-      END
-";
-        let loops = loops_of(src);
-        assert_eq!(loops.len(), 3);
-        let restarts: Vec<Vec<bool>> = loops.iter().map(|l| l.restarts.clone()).collect();
-        assert_eq!(restarts, vec![vec![true], vec![false], vec![false]]);
     }
 
     #[test]

@@ -356,11 +356,6 @@ fn loop_stats(
                 },
                 recurrences: l.recurrences.into_iter().map(|r| r.0).collect(),
                 longest_chain: l.longest_chain,
-                recurrence_restarts: if l.restarts.iter().any(|r| *r) {
-                    l.restarts.clone()
-                } else {
-                    Vec::new()
-                },
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,
                 consequent_runs: counters

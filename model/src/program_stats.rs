@@ -78,10 +78,6 @@ pub struct LoopStats {
     /// (rule 19; absent in older files and when the iteration has no chain).
     #[serde(default, skip_serializing_if = "OpCounts::is_empty")]
     pub longest_chain: OpCounts,
-    /// For each recurrence, whether the assignments just before the loop set its scalar
-    /// afresh, so that each entry starts a new chain (rule 19; absent: none does).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub recurrence_restarts: Vec<bool>,
     /// The directive regions the loop lies in (absent in older files).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub regions: Vec<String>,

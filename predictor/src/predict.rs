@@ -127,19 +127,10 @@ fn loop_excess(
     };
     // Each bound as (its time ns, its counts over the whole run).
     // A recurrence spanning k iterations waits its latency once every k iterations.
-    // Rule 19: a chain restarted at every entry of the loop overlaps with the next entries'
-    // as far as the window reaches: entries of I instructions keep WIND / I of them in flight.
-    let entries = (body.get(Param::LOIN) + body.get(Param::LOIX)) as f64;
-    let overlap = match (table.get(&Param::WIND), l.instructions) {
-        (Some(w), Some(i)) if entries > 0.0 && w.0 > 0.0 => (i as f64 / entries / w.0).min(1.0),
-        _ => 1.0,
-    };
     let recurrence = l
         .recurrences_with_spans()
-        .enumerate()
-        .filter_map(|(k, (r, span))| {
-            let restarts = l.recurrence_restarts.get(k).copied().unwrap_or(false);
-            let times = n / span as f64 * if restarts { overlap } else { 1.0 };
+        .filter_map(|(r, span)| {
+            let times = n / span as f64;
             cost(r).map(|c| (times * c, r.scaled(times.round() as u64)))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0));
@@ -674,7 +665,6 @@ mod tests {
             recurrences: vec![rec],
             recurrence_spans: Vec::new(),
             longest_chain: OpCounts::new(),
-            recurrence_restarts: Vec::new(),
             regions: vec!["R".into()],
             instructions,
             consequent_runs: Vec::new(),
@@ -777,32 +767,6 @@ mod tests {
         ]);
         let p = predict_part("U", &body, &[&l], &m);
         assert!((p.time.mean_ns - 200.0).abs() < 1e-9, "{}", p.time.mean_ns);
-    }
-
-    #[test]
-    fn a_recurrence_restarted_at_every_entry_overlaps_with_the_next_entries() {
-        let m = machine(&[
-            (Param::ARSL, 0.5, 0.0),
-            (Param::SRSL, 0.5, 0.0),
-            (Param::QARS, 1.0, 0.0),
-            (Param::QTRS, 3.0, 0.0),
-            (Param::WIND, 200.0, 0.0),
-        ]);
-        // 100 iterations in 20 entries of 100 instructions, a recurrence of 4 ns: carried
-        // from entry to entry it paces the loop at 400 ns; restarted at every entry, two
-        // entries fit the window of 200 and overlap: 200 ns.
-        let (mut body, mut l) = sum_loop(Some(2000));
-        body.add(Param::LOIN, 20);
-        l.body_counts = Some(body.clone());
-        let p = predict_part("U", &body, &[&l], &m);
-        assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
-        l.recurrence_restarts = vec![true];
-        let p = predict_part("U", &body, &[&l], &m);
-        assert!((p.time.mean_ns - 200.0).abs() < 1e-9, "{}", p.time.mean_ns);
-        // Entries longer than the window do not overlap.
-        l.instructions = Some(100_000);
-        let p = predict_part("U", &body, &[&l], &m);
-        assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
     #[test]
