@@ -593,25 +593,19 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
         if !g.all_experiments().iter().all(|n| bodies.contains_key(n)) {
             continue;
         }
-        if g.unknowns == [Param::WIND] {
-            if let Some(m) = window_in_flight(result, g, &exps, &known) {
-                known.insert(Param::WIND, m);
+        // INST and WIND are ratios of one test's pass time, not solved from counts.
+        let direct = match g.unknowns.as_slice() {
+            [Param::WIND] => Some(window_in_flight(result, g, &exps, &known)),
+            [Param::INST] => Some(instruction_issue(result, g)),
+            _ => None,
+        };
+        if let Some(measured) = direct {
+            if let Some(m) = measured {
+                let p = g.unknowns[0];
+                known.insert(p, m);
                 params.push(ParameterResult {
-                    mnemonic: Param::WIND,
-                    number: Param::WIND.def().number,
-                    estimate: stats::to_estimate(m),
-                    test_kind: TestKind::Direct,
-                    experiments: g.all_experiments(),
-                });
-            }
-            continue;
-        }
-        if g.unknowns == [Param::INST] {
-            if let Some(m) = instruction_issue(result, g) {
-                known.insert(Param::INST, m);
-                params.push(ParameterResult {
-                    mnemonic: Param::INST,
-                    number: Param::INST.def().number,
+                    mnemonic: p,
+                    number: p.def().number,
                     estimate: stats::to_estimate(m),
                     test_kind: TestKind::Direct,
                     experiments: g.all_experiments(),
