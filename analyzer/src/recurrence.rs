@@ -261,8 +261,10 @@ fn cycles(chains: &Chains) -> Vec<(String, OpCounts, u32)> {
         }
         paths = longer;
     }
-    let mut out: Vec<(String, OpCounts, u32)> =
-        best.into_iter().map(|(v, (c, k))| (v.clone(), c, k)).collect();
+    let mut out: Vec<(String, OpCounts, u32)> = best
+        .into_iter()
+        .map(|(v, (c, k))| (v.clone(), c, k))
+        .collect();
     out.sort_by(|a, b| {
         per_iteration(&b.1, b.2)
             .total_cmp(&per_iteration(&a.1, a.2))
