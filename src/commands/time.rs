@@ -243,16 +243,16 @@ pub fn run(a: Args) -> Result<()> {
         (None, vec![])
     };
     if let Some(target) = &a.json {
-        let r = serde_json::json!({
-            "format": "opcost-timing",
-            "spec": a.spec.display().to_string(),
-            "routine": prep.sig.name,
-            "flush_kb": flush_kb,
-            "timings": timings,
-            "sweep": sweep,
-            "in_application": app,
-            "in_application_driver": matched,
-        });
+        let r = plan::TimingDocument {
+            format: plan::TimingDocument::FORMAT.into(),
+            spec: a.spec.display().to_string(),
+            routine: prep.sig.name.clone(),
+            flush_kb,
+            timings,
+            sweep,
+            in_application: app,
+            in_application_driver: matched,
+        };
         super::write_json(target, "the timing", &r)?;
     }
     Ok(())
