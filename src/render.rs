@@ -1,7 +1,7 @@
 //! Text renderings shared by several commands (CLI-only: tables and units for people).
 
+use export::Table;
 use model::hardware::{CacheMethod, HardwareReport};
-use prettytable::{format, row, Table};
 
 fn opt(v: Option<u32>, unit: &str) -> String {
     v.map_or("-".to_string(), |v| format!("{v}{unit}"))
@@ -18,43 +18,52 @@ fn size(bytes: u64) -> String {
 /// The report as text: a table of cache levels, then the CPU parameters and the notes.
 pub fn hardware_report(r: &HardwareReport) -> String {
     let mut out = String::new();
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_LINESEP_WITH_TITLE);
-    t.set_titles(row![
+    let mut t = Table::new(&[
         "level",
         "capacity",
         "assoc.",
         "block",
         "latency (cycles)",
         "latency (ns)",
-        "method"
+        "method",
+    ])
+    .right(&[
+        "capacity",
+        "assoc.",
+        "block",
+        "latency (cycles)",
+        "latency (ns)",
     ]);
     for c in &r.caches {
         let method = match c.method {
             CacheMethod::CompactSequences => "compact sequences",
             CacheMethod::EffectiveCapacity => "effective capacity",
         };
-        t.add_row(row![
-            format!("L{}{}", c.level, if c.exclusive { " (exclusive)" } else { "" }),
-            r->size(c.capacity_bytes),
-            r->opt(c.associativity, "-way"),
-            r->opt(c.block_bytes, " B"),
-            r->format!("{:.1}", c.latency_cycles),
-            r->format!("{:.2}", c.latency_ns),
-            method
+        t.push(vec![
+            format!(
+                "L{}{}",
+                c.level,
+                if c.exclusive { " (exclusive)" } else { "" }
+            ),
+            size(c.capacity_bytes),
+            opt(c.associativity, "-way"),
+            opt(c.block_bytes, " B"),
+            format!("{:.1}", c.latency_cycles),
+            format!("{:.2}", c.latency_ns),
+            method.into(),
         ]);
     }
-    t.add_row(row![
-        "memory",
-        "",
-        "",
-        "",
-        r->format!("{:.0}", r.memory_latency_cycles),
-        r->format!("{:.1}", r.memory_latency_ns),
-        "pseudo-random chase, 128 MiB"
+    t.push(vec![
+        "memory".into(),
+        String::new(),
+        String::new(),
+        String::new(),
+        format!("{:.0}", r.memory_latency_cycles),
+        format!("{:.1}", r.memory_latency_ns),
+        "pseudo-random chase, 128 MiB".into(),
     ]);
     out.push_str("Memory hierarchy (X-Ray, X-Ray)\n");
-    out.push_str(&t.to_string());
+    out.push_str(&t.to_text());
     out.push_str(&format!(
         "super pages: {}\n\n",
         if r.huge_pages {
@@ -77,13 +86,16 @@ pub fn hardware_report(r: &HardwareReport) -> String {
             "frequency: {:.0} MHz (dependent integer additions)\n",
             cpu.frequency_mhz
         ));
-        let mut t = Table::new();
-        t.set_format(*format::consts::FORMAT_NO_LINESEP_WITH_TITLE);
-        t.set_titles(row!["operation", "latency (cycles)", "throughput (cycles)"]);
+        let mut t =
+            Table::new(&["operation", "latency (cycles)", "throughput (cycles)"]).right_from(1);
         for i in &cpu.instructions {
-            t.add_row(row![i.name, r->format!("{:.2}", i.latency_cycles), r->format!("{:.2}", i.throughput_cycles)]);
+            t.push(vec![
+                i.name.to_string(),
+                format!("{:.2}", i.latency_cycles),
+                format!("{:.2}", i.throughput_cycles),
+            ]);
         }
-        out.push_str(&t.to_string());
+        out.push_str(&t.to_text());
         let yes = |b: bool| if b { "yes" } else { "no" };
         out.push_str(&format!(
             "fused multiply-add: {}   hardware floating point: {}\n",

@@ -3,30 +3,28 @@
 //! cumulative fraction), for the whole program and each region, plus the operations outside
 //! the catalogue, by kind.
 
+use export::Table;
 use model::program_stats::PartStats;
 use model::{OpCounts, Param, ProgramStats};
-use prettytable::{format, row, Table};
-
-fn table() -> Table {
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t
-}
 
 /// Figure 5.2: every parameter that occurs, in catalogue order.
 pub fn static_table(c: &OpCounts) -> Table {
     let total = c.total_characterized().max(1) as f64;
-    let mut t = table();
-    t.set_titles(row!["mnemonic", "operation", r->"occurrences", r->"fraction"]);
+    let mut t = Table::new(&["mnemonic", "operation", "occurrences", "fraction"]).right_from(2);
     for (p, n) in &c.params {
-        t.add_row(row![
-            p.mnemonic(),
+        t.push(vec![
+            p.mnemonic().to_string(),
             p.def().description(),
-            r->n,
-            r->format!("{:.4}", *n as f64 / total)
+            n.to_string(),
+            format!("{:.4}", *n as f64 / total),
         ]);
     }
-    t.add_row(row!["", "total", r->c.total_characterized(), r->"1.0000"]);
+    t.push(vec![
+        String::new(),
+        "total".into(),
+        c.total_characterized().to_string(),
+        "1.0000".into(),
+    ]);
     t
 }
 
@@ -35,21 +33,27 @@ pub fn dynamic_table(c: &OpCounts) -> Table {
     let total = c.total_characterized().max(1) as f64;
     let mut rows: Vec<(Param, u64)> = c.params.iter().map(|(&p, &n)| (p, n)).collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut t = table();
-    t.set_titles(row!["mnemonic", "operation", r->"count", r->"fraction", r->"cumulative"]);
+    let mut t =
+        Table::new(&["mnemonic", "operation", "count", "fraction", "cumulative"]).right_from(2);
     let mut cum = 0.0;
     for (p, n) in rows {
         let f = n as f64 / total;
         cum += f;
-        t.add_row(row![
-            p.mnemonic(),
+        t.push(vec![
+            p.mnemonic().to_string(),
             p.def().description(),
-            r->n,
-            r->format!("{f:.4}"),
-            r->format!("{cum:.4}")
+            n.to_string(),
+            format!("{f:.4}"),
+            format!("{cum:.4}"),
         ]);
     }
-    t.add_row(row!["", "total", r->c.total_characterized(), r->"", r->""]);
+    t.push(vec![
+        String::new(),
+        "total".into(),
+        c.total_characterized().to_string(),
+        String::new(),
+        String::new(),
+    ]);
     t
 }
 
@@ -60,10 +64,9 @@ pub fn uncharacterized_table(c: &OpCounts) -> Option<Table> {
     }
     let mut rows: Vec<(&String, &u64)> = c.uncharacterized.iter().collect();
     rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    let mut t = table();
-    t.set_titles(row!["uncharacterized operation", r->"count"]);
+    let mut t = Table::new(&["uncharacterized operation", "count"]).right_from(1);
     for (k, n) in rows {
-        t.add_row(row![k, r->n]);
+        t.push(vec![k.clone(), n.to_string()]);
     }
     Some(t)
 }
@@ -72,19 +75,19 @@ fn part_text(out: &mut String, title: &str, p: &PartStats) {
     out.push_str(&format!(
         "\n== {title}: static statistics (Saavedra-Barrera's fig. 5.2)\n"
     ));
-    out.push_str(&static_table(&p.static_counts).to_string());
+    out.push_str(&static_table(&p.static_counts).to_text());
     if let Some(t) = uncharacterized_table(&p.static_counts) {
         out.push_str("  outside the catalogue (static):\n");
-        out.push_str(&t.to_string());
+        out.push_str(&t.to_text());
     }
     if let Some(d) = &p.dynamic_counts {
         out.push_str(&format!(
             "\n== {title}: dynamic statistics (Saavedra-Barrera's table 5.5)\n"
         ));
-        out.push_str(&dynamic_table(d).to_string());
+        out.push_str(&dynamic_table(d).to_text());
         if let Some(t) = uncharacterized_table(d) {
             out.push_str("  outside the catalogue (dynamic):\n");
-            out.push_str(&t.to_string());
+            out.push_str(&t.to_text());
         }
     }
 }
@@ -107,9 +110,9 @@ pub fn text_report(s: &ProgramStats) -> String {
 
 /// The counts as a table: one row per part (program, unit, region) and operation, in the
 /// CSV vocabulary of `export::columns` (an operation outside the catalogue has no mnemonic).
-pub fn counts_table(s: &ProgramStats) -> export::Table {
+pub fn counts_table(s: &ProgramStats) -> Table {
     use export::columns::{DESCRIPTION, DYNAMIC_COUNT, MNEMONIC, PART, PART_KIND, STATIC_COUNT};
-    let mut t = export::Table::new(&[
+    let mut t = Table::new(&[
         PART_KIND,
         PART,
         MNEMONIC,

@@ -3,11 +3,13 @@
 //! ([`columns`]); [`json`] serializes a typed (serde) value and refuses a non-finite number
 //! (JSON has none: serde would write `null`, a file no reader can take back); [`emit`] writes
 //! to a file atomically ([`write_atomic`]) or to standard output for "-"; [`staged`] keeps a
-//! complete result file until its replacement is complete. No timing, no measurement.
+//! complete result file until its replacement is complete; [`plot`] draws every chart (SVG).
+//! No timing, no measurement.
 
 pub mod columns;
 mod files;
 mod finite;
+pub mod plot;
 pub mod staged;
 mod table;
 pub mod time;

@@ -12,6 +12,9 @@ pub enum Align {
 pub struct Table {
     pub columns: Vec<(String, Align)>,
     pub rows: Vec<Vec<String>>,
+    /// Headings of the text rendering, each before the row of its index (a region of the
+    /// characterization); CSV and Markdown have none.
+    pub sections: Vec<(usize, String)>,
 }
 
 impl Table {
@@ -23,7 +26,21 @@ impl Table {
                 .map(|c| (c.to_string(), Align::Left))
                 .collect(),
             rows: Vec::new(),
+            sections: Vec::new(),
         }
+    }
+
+    /// Right-align the columns from index `first` on (the numbers after the names).
+    pub fn right_from(mut self, first: usize) -> Self {
+        for (_, a) in self.columns.iter_mut().skip(first) {
+            *a = Align::Right;
+        }
+        self
+    }
+
+    /// A heading line before the next row, in the text rendering only.
+    pub fn section(&mut self, heading: impl Into<String>) {
+        self.sections.push((self.rows.len(), heading.into()));
     }
 
     /// Right-align the named columns (numbers).
@@ -70,7 +87,8 @@ impl Table {
         s
     }
 
-    /// Aligned text, two spaces between columns, for a terminal.
+    /// Aligned text for a terminal: two spaces between columns, the header underlined, the
+    /// section headings on lines of their own.
     pub fn to_text(&self) -> String {
         let width = |i: usize| {
             std::iter::once(self.columns[i].0.chars().count())
@@ -95,10 +113,23 @@ impl Table {
             parts.join("  ").trim_end().to_string() + "\n"
         };
         let mut s = line(&mut self.columns.iter().map(|(c, _)| c));
-        for r in &self.rows {
+        let rules: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+        s.push_str(&line(&mut rules.iter()));
+        for (i, r) in self.rows.iter().enumerate() {
+            for (_, h) in self.sections.iter().filter(|(at, _)| *at == i) {
+                s.push_str(h);
+                s.push('\n');
+            }
             s.push_str(&line(&mut r.iter()));
         }
         s
+    }
+}
+
+/// The text rendering ([`Table::to_text`]).
+impl std::fmt::Display for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.to_text())
     }
 }
 
@@ -118,5 +149,18 @@ mod tests {
         assert!(md.contains("| --- | --- | ---: |"), "{md}");
         assert!(md.contains("a, b \\| c"), "{md}");
         assert!(t.to_text().starts_with("mnemonic  description  time_s\n"));
+    }
+
+    #[test]
+    fn text_underlines_the_header_and_shows_sections() {
+        let mut t = Table::new(&["a", "number"]).right_from(1);
+        t.section("Region 1");
+        t.push(vec!["x".into(), "1.5".into()]);
+        t.push(vec!["long".into(), "22".into()]);
+        assert_eq!(
+            t.to_text(),
+            "a     number\n----  ------\nRegion 1\nx        1.5\nlong      22\n"
+        );
+        assert_eq!(t.to_csv().unwrap(), "a,number\nx,1.5\nlong,22\n");
     }
 }

@@ -1,32 +1,11 @@
 //! SVG charts: predicted against real run times on log-log axes with the diagonal (Saavedra-Barrera
 //! figure 6.5), and parameters normalized to a reference system by region (Saavedra-Barrera figures
-//! 4.10-4.11).
+//! 4.10-4.11). Drawn with opcost's one plotting module, [`export::plot`].
 
-use plotters::prelude::*;
+use export::plot::prelude::*;
+pub use export::plot::PlotError;
+use export::plot::{chart, legend, legend_line, svg, COLORS};
 use std::path::Path;
-
-#[derive(Debug, thiserror::Error)]
-#[error("cannot draw {path}: {detail}")]
-pub struct PlotError {
-    pub path: String,
-    pub detail: String,
-}
-
-fn err(path: &Path) -> impl Fn(String) -> PlotError + '_ {
-    move |detail| PlotError {
-        path: path.display().to_string(),
-        detail,
-    }
-}
-
-const COLORS: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(23, 190, 207),
-];
 
 /// Predicted vs real seconds, one labelled point per program, with the diagonal and the
 /// ±10 % band.
@@ -35,7 +14,6 @@ pub fn predicted_vs_real(
     title: &str,
     path: &Path,
 ) -> Result<(), PlotError> {
-    let e = err(path);
     let finite: Vec<f64> = points
         .iter()
         .flat_map(|(_, p, r)| [*p, *r])
@@ -48,64 +26,40 @@ pub fn predicted_vs_real(
         .min(1.0)
         / 1.5;
     let hi = finite.iter().cloned().fold(0.0, f64::max).max(lo * 10.0) * 1.5;
-    // Drawn in memory, then written atomically like every result file.
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (640, 600)).into_drawing_area();
-        root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(60)
-            .build_cartesian_2d((lo..hi).log_scale(), (lo..hi).log_scale())
-            .map_err(|x| e(x.to_string()))?;
+    svg(path, (640, 600), |root| {
+        let mut chart = chart(root, title, 18, 45, 60)
+            .build_cartesian_2d((lo..hi).log_scale(), (lo..hi).log_scale())?;
         chart
             .configure_mesh()
             .x_desc("real run time (s, CPU)")
             .y_desc("predicted run time (s)")
-            .draw()
-            .map_err(|x| e(x.to_string()))?;
+            .draw()?;
         let diag: Vec<(f64, f64)> = (0..=50)
             .map(|i| lo * (hi / lo).powf(i as f64 / 50.0))
             .map(|x| (x, x))
             .collect();
         chart
-            .draw_series(LineSeries::new(diag.clone(), BLACK.stroke_width(1)))
-            .map_err(|x| e(x.to_string()))?
+            .draw_series(LineSeries::new(diag.clone(), BLACK.stroke_width(1)))?
             .label("predicted = real")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
+            .legend(|p| legend_line(p, BLACK));
         for (f, label) in [(1.1, "±10 %"), (0.9, "")] {
-            let s = chart
-                .draw_series(LineSeries::new(
-                    diag.iter().map(|(x, y)| (*x, y * f)),
-                    BLACK.mix(0.3).stroke_width(1),
-                ))
-                .map_err(|x| e(x.to_string()))?;
+            let s = chart.draw_series(LineSeries::new(
+                diag.iter().map(|(x, y)| (*x, y * f)),
+                BLACK.mix(0.3).stroke_width(1),
+            ))?;
             if !label.is_empty() {
-                s.label(label)
-                    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.3)));
+                s.label(label).legend(|p| legend_line(p, BLACK.mix(0.3)));
             }
         }
-        chart
-            .draw_series(points.iter().filter(|(_, p, r)| *p > 0.0 && *r > 0.0).map(
-                |(name, p, r)| {
-                    EmptyElement::at((*r, *p))
-                        + Circle::new((0, 0), 4, COLORS[0].filled())
-                        + Text::new(name.clone(), (6, -12), ("sans-serif", 12))
-                },
-            ))
-            .map_err(|x| e(x.to_string()))?;
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|x| e(x.to_string()))?;
-        root.present().map_err(|x| e(x.to_string()))?;
-    }
-    export::write_atomic(path, svg.as_bytes()).map_err(|x| e(x.to_string()))
+        chart.draw_series(points.iter().filter(|(_, p, r)| *p > 0.0 && *r > 0.0).map(
+            |(name, p, r)| {
+                EmptyElement::at((*r, *p))
+                    + Circle::new((0, 0), 4, COLORS[0].filled())
+                    + Text::new(name.clone(), (6, -12), ("sans-serif", 12))
+            },
+        ))?;
+        legend(&mut chart, Some(SeriesLabelPosition::UpperLeft))
+    })
 }
 
 /// Parameters of several systems normalized to a reference (ratio, log scale), one line per
@@ -116,7 +70,6 @@ pub fn normalized_chart(
     systems: &[(String, Vec<Option<f64>>)],
     path: &Path,
 ) -> Result<(), PlotError> {
-    let e = err(path);
     let vals: Vec<f64> = systems
         .iter()
         .flat_map(|(_, v)| v.iter().flatten().cloned())
@@ -125,19 +78,10 @@ pub fn normalized_chart(
     let lo = vals.iter().cloned().fold(1.0, f64::min) / 1.5;
     let hi = vals.iter().cloned().fold(1.0, f64::max) * 1.5;
     let width = 200 + 45 * params.len() as u32;
-    // Drawn in memory, then written atomically like every result file.
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width.max(500), 420)).into_drawing_area();
-        root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
+    svg(path, (width.max(500), 420), |root| {
         let n = params.len().max(1);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 16))
-            .margin(15)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), (lo..hi).log_scale())
-            .map_err(|x| e(x.to_string()))?;
+        let mut chart = chart(root, title, 16, 40, 60)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), (lo..hi).log_scale())?;
         let labels = params.to_vec();
         chart
             .configure_mesh()
@@ -151,8 +95,7 @@ pub fn normalized_chart(
                 }
             })
             .y_desc("time relative to the reference")
-            .draw()
-            .map_err(|x| e(x.to_string()))?;
+            .draw()?;
         for (k, (name, v)) in systems.iter().enumerate() {
             let c = COLORS[k % COLORS.len()];
             let pts: Vec<(f64, f64)> = v
@@ -161,27 +104,14 @@ pub fn normalized_chart(
                 .filter_map(|(i, r)| r.filter(|r| *r > 0.0).map(|r| (i as f64, r)))
                 .collect();
             chart
-                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
-                .map_err(|x| e(x.to_string()))?
+                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
                 .label(name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
-                });
-            chart
-                .draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))
-                .map_err(|x| e(x.to_string()))?;
+                .legend(move |p| legend_line(p, c.stroke_width(2)));
+            chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|x| e(x.to_string()))?;
-        root.present().map_err(|x| e(x.to_string()))?;
-    }
-    export::write_atomic(path, svg.as_bytes()).map_err(|x| e(x.to_string()))
+        legend(&mut chart, None)
+    })
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

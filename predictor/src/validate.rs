@@ -1142,7 +1142,7 @@ mod tests {
         let check = &c.sets[1];
         assert_eq!((check.failed, check.summary.within_10), (1, 12));
         assert_eq!(check.summary.mean_abs_error_percent, 12.0);
-        let text = serde_json::to_string(&serde_json::json!({ "sets": c.sets })).unwrap();
+        let text = serde_json::to_string(&c).unwrap();
         assert_eq!(read_validation_sets(&text).unwrap(), c.sets);
         assert!(read_validation_sets("{}").is_err());
     }

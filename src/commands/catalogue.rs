@@ -2,8 +2,8 @@
 //! description, unit), as a table, JSON or Markdown (the form of docs/glossary.md).
 
 use anyhow::Result;
+use export::Table;
 use model::catalogue::{glossary, GlossaryEntry};
-use prettytable::{format, row, Table};
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -35,29 +35,28 @@ pub fn run(a: Args) -> Result<()> {
 
 /// The glossary as a text table.
 pub fn table(entries: &[GlossaryEntry]) -> String {
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_CLEAN);
-    t.set_titles(row![
+    let mut t = Table::new(&[
         "no",
         "mnemonic",
         "region",
         "kind",
         "description",
         "unit",
-        "origin"
-    ]);
+        "origin",
+    ])
+    .right(&["no", "region"]);
     for e in entries {
-        t.add_row(row![
-            r->e.number,
-            e.mnemonic,
-            r->e.region,
-            e.kind,
-            e.description,
-            e.unit,
-            e.origin
+        t.push(vec![
+            e.number.to_string(),
+            e.mnemonic.to_string(),
+            e.region.to_string(),
+            e.kind.to_string(),
+            e.description.clone(),
+            e.unit.to_string(),
+            e.origin.to_string(),
         ]);
     }
-    t.to_string()
+    t.to_text()
 }
 
 /// The glossary as the Markdown page docs/glossary.md.

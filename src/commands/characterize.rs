@@ -396,10 +396,16 @@ pub fn print_report(c: &Characterization) {
 
 /// The parameters by region (Saavedra-Barrera's table 4.x layout).
 fn print_parameters(c: &Characterization) {
-    use prettytable::{format, row, Table};
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t.set_titles(row!["No.", "Param", "Operation", r->"ns", r->"± 90 % CI", r->"CI %", "Test"]);
+    let mut t = export::Table::new(&[
+        "No.",
+        "Param",
+        "Operation",
+        "ns",
+        "± 90 % CI",
+        "CI %",
+        "Test",
+    ])
+    .right(&["ns", "± 90 % CI", "CI %"]);
     for region in Region::ALL {
         let rows: Vec<_> = c
             .parameters
@@ -409,7 +415,7 @@ fn print_parameters(c: &Characterization) {
         if rows.is_empty() {
             continue;
         }
-        t.add_row(row![bH7->format!("Region {}: {}", region.0, region.title())]);
+        t.section(format!("Region {}: {}", region.0, region.title()));
         for r in rows {
             let e = &r.estimate;
             let half = (e.ci_high_ns - e.ci_low_ns) / 2.0;
@@ -429,14 +435,14 @@ fn print_parameters(c: &Characterization) {
                 TestKind::Indirect => "indirect",
                 TestKind::Derived => "derived",
             };
-            t.add_row(row![
+            t.push(vec![
                 format!("{:02}", r.number),
-                r.mnemonic,
+                r.mnemonic.to_string(),
                 r.mnemonic.def().description(),
-                r->value,
-                r->fmt_ns(half),
-                r->pct,
-                kind
+                value,
+                fmt_ns(half),
+                pct,
+                kind.into(),
             ]);
         }
     }
@@ -473,19 +479,24 @@ fn print_wide(sum: &session::Summary) {
 
 /// The self-check: statements no test used, measured against their predicted cost.
 fn print_self_check(c: &Characterization) {
-    use prettytable::{format, row, Table};
     if !c.self_check.is_empty() {
-        let mut s = Table::new();
-        s.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-        s.set_titles(
-            row!["Self-check statement", r->"measured ns", r->"predicted ns", r->"error %"],
-        );
+        let mut s = export::Table::new(&[
+            "Self-check statement",
+            "measured ns",
+            "predicted ns",
+            "error %",
+        ])
+        .right_from(1);
         for chk in &c.self_check {
-            s.add_row(row![
-                chk.statement,
-                r->format!("{} ± {}", fmt_ns(chk.measured.mean_ns), fmt_ns((chk.measured.ci_high_ns - chk.measured.ci_low_ns) / 2.0)),
-                r->fmt_ns(chk.predicted_ns),
-                r->format!("{:+.1}", chk.error_percent)
+            s.push(vec![
+                chk.statement.clone(),
+                format!(
+                    "{} ± {}",
+                    fmt_ns(chk.measured.mean_ns),
+                    fmt_ns((chk.measured.ci_high_ns - chk.measured.ci_low_ns) / 2.0)
+                ),
+                fmt_ns(chk.predicted_ns),
+                format!("{:+.1}", chk.error_percent),
             ]);
         }
         crate::say!("\nDo the parameters compose? Statements no test used, per statement:");

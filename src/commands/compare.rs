@@ -1,12 +1,12 @@
 //! `opcost compare`: systems side by side (Saavedra-Barrera's figures 4.10-4.11, tables 7.1 and 7.3).
 
 use anyhow::Result;
+use export::Table;
 use predictor::compare::{
     agreement, compare_programs, fastest_agreement, measured_times, mixed_statistics, normalized,
     reference_index, region_charts, ComparisonReport, NormalizedRow, ProgramComparison, System,
     TimeDistribution,
 };
-use prettytable::{format, Cell, Row, Table};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -99,39 +99,30 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-fn table() -> Table {
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t
+/// A table of these columns (the systems' names make them), all left-aligned.
+fn table(titles: &[String]) -> Table {
+    Table::new(&titles.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// The parameters relative to the reference, and each system's distance from it.
 fn print_parameters(systems: &[System], reference: usize, rows: &[NormalizedRow]) {
-    let mut t = table();
     let mut titles = vec![
-        Cell::new("Param"),
-        Cell::new(&format!("{} ns", systems[reference].name)),
+        "Param".to_string(),
+        format!("{} ns", systems[reference].name),
     ];
-    titles.extend(
-        systems
-            .iter()
-            .map(|s| Cell::new(&format!("{} / ref", s.name))),
-    );
-    t.set_titles(Row::new(titles));
+    titles.extend(systems.iter().map(|s| format!("{} / ref", s.name)));
+    let mut t = table(&titles);
     for r in rows {
         let Some(base) = r.values_ns[reference] else {
             continue;
         };
-        let mut cells = vec![
-            Cell::new(r.mnemonic.mnemonic()),
-            Cell::new(&format!("{base:.3}")),
-        ];
+        let mut cells = vec![r.mnemonic.mnemonic().to_string(), format!("{base:.3}")];
         cells.extend(
             r.ratios
                 .iter()
-                .map(|x| Cell::new(&x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into()))),
+                .map(|x| x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into())),
         );
-        t.add_row(Row::new(cells));
+        t.push(cells);
     }
     crate::say!("\nParameters relative to the reference (Saavedra-Barrera's figures 4.10-4.11):");
     crate::commands::show(&t);
@@ -158,34 +149,30 @@ fn print_parameters(systems: &[System], reference: usize, rows: &[NormalizedRow]
 
 /// Predicted and real run times (table 7.1) and the relative performance of every pair.
 fn print_programs(systems: &[System], comparisons: &[ProgramComparison]) {
-    let mut t = table();
-    let mut titles = vec![Cell::new("Program")];
+    let mut titles = vec!["Program".to_string()];
     for s in systems {
-        titles.push(Cell::new(&format!("{} pred s", s.name)));
-        titles.push(Cell::new(&format!("{} real s", s.name)));
+        titles.push(format!("{} pred s", s.name));
+        titles.push(format!("{} real s", s.name));
     }
-    titles.push(Cell::new("fastest: predicted / real"));
-    t.set_titles(Row::new(titles));
+    titles.push("fastest: predicted / real".into());
+    let mut t = table(&titles);
     for c in comparisons {
-        let mut cells = vec![Cell::new(&c.program)];
+        let mut cells = vec![c.program.clone()];
         for i in 0..systems.len() {
-            cells.push(Cell::new(&format!("{:.3}", c.predicted_s[i])));
-            cells.push(Cell::new(
-                &c.measured_s[i]
+            cells.push(format!("{:.3}", c.predicted_s[i]));
+            cells.push(
+                c.measured_s[i]
                     .map(|v| format!("{v:.3}"))
                     .unwrap_or_else(|| "-".into()),
-            ));
+            );
         }
         let pf = c
             .predicted_fastest()
             .map(|i| systems[i].name.clone())
             .unwrap_or_default();
         let mf = c.measured_fastest().map(|i| systems[i].name.clone());
-        cells.push(Cell::new(&format!(
-            "{pf} / {}",
-            mf.unwrap_or_else(|| "-".into())
-        )));
-        t.add_row(Row::new(cells));
+        cells.push(format!("{pf} / {}", mf.unwrap_or_else(|| "-".into())));
+        t.push(cells);
     }
     crate::say!("\nPredicted and real run times (Saavedra-Barrera's table 7.1):");
     crate::commands::show(&t);
@@ -221,20 +208,16 @@ fn print_programs(systems: &[System], comparisons: &[ProgramComparison]) {
 /// Where each program's predicted time goes on each system (table 7.3).
 fn print_distributions(systems: &[System], distributions: &[TimeDistribution]) {
     for d in distributions {
-        let mut t = table();
-        let mut titles = vec![Cell::new("System")];
-        titles.extend(d.params.iter().map(|p| Cell::new(p.mnemonic())));
-        t.set_titles(Row::new(titles));
+        let mut titles = vec!["System".to_string()];
+        titles.extend(d.params.iter().map(|p| p.mnemonic().to_string()));
+        let mut t = table(&titles);
         for (s, sys) in systems.iter().enumerate() {
-            let mut cells = vec![Cell::new(&sys.name)];
+            let mut cells = vec![sys.name.clone()];
             for j in 0..d.params.len() {
                 let mark = if d.flagged[s][j] { "*" } else { "" };
-                cells.push(Cell::new(&format!(
-                    "{:.1}{mark}",
-                    100.0 * d.fractions[s][j]
-                )));
+                cells.push(format!("{:.1}{mark}", 100.0 * d.fractions[s][j]));
             }
-            t.add_row(Row::new(cells));
+            t.push(cells);
         }
         crate::say!(
             "\n{}: % of predicted time in its ten most executed operations (* = 50 % above the geometric mean across systems; Saavedra-Barrera's table 7.3)",

@@ -102,10 +102,6 @@ macro_rules! say_raw {
 }
 
 /// Print a table of the human report.
-pub fn show(t: &prettytable::Table) {
-    let _ = if report_to_stderr() {
-        t.print(&mut std::io::stderr())
-    } else {
-        t.print(&mut std::io::stdout())
-    };
+pub fn show(t: &export::Table) {
+    crate::say_raw!("{}", t.to_text());
 }

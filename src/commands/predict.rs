@@ -112,20 +112,26 @@ pub fn run(a: Args) -> Result<()> {
 
 /// The breakdown of Saavedra-Barrera's figure 6.1.
 pub fn print_part(part: &PartPrediction, all_rows: bool) {
-    use prettytable::{format, row, Table};
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t.set_titles(row!["Param", "Operation", r->"Times executed", r->"Fraction", r->"Time (s)", r->"Fraction of time", r->"Std dev (s)"]);
+    let mut t = export::Table::new(&[
+        "Param",
+        "Operation",
+        "Times executed",
+        "Fraction",
+        "Time (s)",
+        "Fraction of time",
+        "Std dev (s)",
+    ])
+    .right_from(2);
     let rows = if all_rows { part.rows.len() } else { 10 };
     for r in part.rows.iter().take(rows) {
-        t.add_row(row![
-            r.mnemonic,
-            r.operation,
-            r->format!("{:.4e}", r.times_executed),
-            r->format!("{:.4}", r.count_fraction),
-            r->format!("{:.4}", r.time_s),
-            r->format!("{:.4}", r.time_fraction),
-            r->format!("{:.1e}", r.std_dev_s)
+        t.push(vec![
+            r.mnemonic.to_string(),
+            r.operation.clone(),
+            format!("{:.4e}", r.times_executed),
+            format!("{:.4}", r.count_fraction),
+            format!("{:.4}", r.time_s),
+            format!("{:.4}", r.time_fraction),
+            format!("{:.1e}", r.std_dev_s),
         ]);
     }
     crate::say!("{}: predicted {:.4} s", part.name, part.seconds());
@@ -144,10 +150,8 @@ pub fn print_part(part: &PartPrediction, all_rows: bool) {
 }
 
 fn print_parts(what: &str, parts: &[PartPrediction]) {
-    use prettytable::{format, row, Table};
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t.set_titles(row![what, r->"Predicted (s)", r->"± 90 %", "Top operations"]);
+    let mut t = export::Table::new(&[what, "Predicted (s)", "± 90 %", "Top operations"])
+        .right(&["Predicted (s)", "± 90 %"]);
     for p in parts {
         let top: Vec<String> = p
             .rows
@@ -155,11 +159,11 @@ fn print_parts(what: &str, parts: &[PartPrediction]) {
             .take(3)
             .map(|r| format!("{} {:.0}%", r.mnemonic, 100.0 * r.time_fraction))
             .collect();
-        t.add_row(row![
-            p.name,
-            r->format!("{:.4}", p.seconds()),
-            r->format!("{:.4}", (p.time.ci_high_ns - p.time.ci_low_ns) / 2.0 * 1e-9),
-            top.join(", ")
+        t.push(vec![
+            p.name.clone(),
+            format!("{:.4}", p.seconds()),
+            format!("{:.4}", (p.time.ci_high_ns - p.time.ci_low_ns) / 2.0 * 1e-9),
+            top.join(", "),
         ]);
     }
     crate::say!();

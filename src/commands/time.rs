@@ -3,8 +3,8 @@
 //! whole application.
 
 use anyhow::{bail, Context, Result};
+use export::Table;
 use model::hardware::HardwareReport;
-use prettytable::{format, row, Table};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -243,16 +243,16 @@ pub fn run(a: Args) -> Result<()> {
         (None, vec![])
     };
     if let Some(target) = &a.json {
-        let r = serde_json::json!({
-            "format": "opcost-timing",
-            "spec": a.spec.display().to_string(),
-            "routine": prep.sig.name,
-            "flush_kb": flush_kb,
-            "timings": timings,
-            "sweep": sweep,
-            "in_application": app,
-            "in_application_driver": matched,
-        });
+        let r = plan::TimingDocument {
+            format: plan::TimingDocument::FORMAT.into(),
+            spec: a.spec.display().to_string(),
+            routine: prep.sig.name.clone(),
+            flush_kb,
+            timings,
+            sweep,
+            in_application: app,
+            in_application_driver: matched,
+        };
         super::write_json(target, "the timing", &r)?;
     }
     Ok(())
@@ -282,15 +282,8 @@ fn flush_area(
     Ok((hw, flush_kb))
 }
 
-fn table() -> Table {
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_LINESEP_WITH_TITLE);
-    t
-}
-
 fn print_timings(ts: &[Timing], memalign: Option<u64>, per_point: usize) {
-    let mut t = table();
-    t.set_titles(row![
+    let mut t = Table::new(&[
         "sizes",
         "context",
         "method",
@@ -300,8 +293,9 @@ fn print_timings(ts: &[Timing], memalign: Option<u64>, per_point: usize) {
         "wall spread",
         "CPU median (us)",
         "CPU spread",
-        "MFLOPS"
-    ]);
+        "MFLOPS",
+    ])
+    .right_from(3);
     let group = per_point + if memalign.is_some() { 2 } else { 0 };
     for (i, x) in ts.iter().enumerate() {
         let mut ctx = context(x);
@@ -312,17 +306,17 @@ fn print_timings(ts: &[Timing], memalign: Option<u64>, per_point: usize) {
                 _ => {}
             }
         }
-        t.add_row(row![
+        t.push(vec![
             sizes_text(&x.sizes),
             ctx,
             format!("{:?}", x.method).to_lowercase(),
-            r->x.calls_per_sample,
-            r->us(x.wall_min_s),
-            r->us(x.wall_median_s),
-            r->format!("{:.1} %", x.wall_spread * 100.0),
-            r->us(x.cpu_median_s),
-            r->format!("{:.1} %", x.cpu_spread * 100.0),
-            r->x.mflops.map_or("-".into(), |m| format!("{m:.0}"))
+            x.calls_per_sample.to_string(),
+            us(x.wall_min_s),
+            us(x.wall_median_s),
+            format!("{:.1} %", x.wall_spread * 100.0),
+            us(x.cpu_median_s),
+            format!("{:.1} %", x.cpu_spread * 100.0),
+            x.mflops.map_or("-".into(), |m| format!("{m:.0}")),
         ]);
     }
     crate::say_raw!("{}", t);
@@ -336,21 +330,22 @@ fn print_timings(ts: &[Timing], memalign: Option<u64>, per_point: usize) {
 }
 
 fn print_sweep(s: &[SweepPoint], spec: &Spec, hw: Option<&HardwareReport>) {
-    let mut t = table();
     let unit = if spec.flop.is_some() {
         "MFLOPS"
     } else {
         "us/call"
     };
-    t.set_titles(row![
+    let (hot, cold) = (format!("in cache ({unit})"), format!("flushed ({unit})"));
+    let mut t = Table::new(&[
         "sizes",
         "working set",
         "level",
-        format!("in cache ({unit})"),
-        format!("flushed ({unit})"),
+        &hot,
+        &cold,
         "flushed/in cache time",
-        "sets"
-    ]);
+        "sets",
+    ])
+    .right(&["working set", &hot, &cold, "flushed/in cache time", "sets"]);
     for p in s {
         let v = |x: &Timing| x.mflops.map_or(us(x.seconds), |m| format!("{m:.0}"));
         let ws = p.hot.working_set_bytes;
@@ -368,14 +363,14 @@ fn print_sweep(s: &[SweepPoint], spec: &Spec, hw: Option<&HardwareReport>) {
                     "-".into()
                 }
             });
-        t.add_row(row![
+        t.push(vec![
             sizes_text(&p.hot.sizes),
-            r->format!("{:.1} KiB", ws as f64 / 1024.0),
+            format!("{:.1} KiB", ws as f64 / 1024.0),
             level,
-            r->v(&p.hot),
-            r->v(&p.cold),
-            r->format!("{:.2}", p.ratio),
-            r->p.cold.working_sets
+            v(&p.hot),
+            v(&p.cold),
+            format!("{:.2}", p.ratio),
+            p.cold.working_sets.to_string(),
         ]);
     }
     crate::say_raw!("{}", t);
@@ -387,8 +382,7 @@ fn print_app(app: &AppTiming, m: &[(CallGroup, Timing, Timing)], name: &str) {
         app.calls.len(),
         app.run_wall_s
     );
-    let mut t = table();
-    t.set_titles(row![
+    let mut t = Table::new(&[
         "sizes",
         "calls",
         "first call (us)",
@@ -396,7 +390,14 @@ fn print_app(app: &AppTiming, m: &[(CallGroup, Timing, Timing)], name: &str) {
         "driver in cache median / min",
         "driver flushed median / min",
         "closest by median",
-        "closest by min"
+        "closest by min",
+    ])
+    .right(&[
+        "calls",
+        "first call (us)",
+        "later median / min (us)",
+        "driver in cache median / min",
+        "driver flushed median / min",
     ]);
     let closest = |app_s: f64, hot: f64, cold: f64| {
         let (hr, cr) = ((app_s / hot - 1.0) * 100.0, (app_s / cold - 1.0) * 100.0);
@@ -407,15 +408,15 @@ fn print_app(app: &AppTiming, m: &[(CallGroup, Timing, Timing)], name: &str) {
         }
     };
     for (g, hot, cold) in m {
-        t.add_row(row![
+        t.push(vec![
             sizes_text(&g.sizes),
-            r->g.calls,
-            r->us(g.first_s),
-            r->format!("{} / {}", us(g.later_median_s), us(g.later_min_s)),
-            r->format!("{} / {}", us(hot.wall_median_s), us(hot.wall_min_s)),
-            r->format!("{} / {}", us(cold.wall_median_s), us(cold.wall_min_s)),
+            g.calls.to_string(),
+            us(g.first_s),
+            format!("{} / {}", us(g.later_median_s), us(g.later_min_s)),
+            format!("{} / {}", us(hot.wall_median_s), us(hot.wall_min_s)),
+            format!("{} / {}", us(cold.wall_median_s), us(cold.wall_min_s)),
             closest(g.later_median_s, hot.wall_median_s, cold.wall_median_s),
-            closest(g.later_min_s, hot.wall_min_s, cold.wall_min_s)
+            closest(g.later_min_s, hot.wall_min_s, cold.wall_min_s),
         ]);
     }
     crate::say_raw!("{}", t);

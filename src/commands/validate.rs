@@ -1,6 +1,7 @@
 //! `opcost validate`: predicted against real run times (Saavedra-Barrera's tables 6.1 and 7.2).
 
 use anyhow::{bail, Result};
+use export::Table;
 use model::characterization::Characterization;
 use predictor::corpus::{ProgramChoice, ProgramSpec};
 use predictor::predict::PartPrediction;
@@ -386,33 +387,60 @@ fn print_failed(failed: &[FailedProgram]) {
 
 /// Seed table 7.2 per corpus set, with each set's failures.
 fn print_sets(sets: &[SetSummary]) {
-    use prettytable::{format, row, Table};
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t.set_titles(row!["Set", r->"n", r->"Failed", r->"Within 5 %", r->"10 %", r->"15 %", r->"20 %", r->"Mean |error| %", r->"RMS %"]);
+    let mut t = Table::new(&[
+        "Set",
+        "n",
+        "Failed",
+        "Within 5 %",
+        "10 %",
+        "15 %",
+        "20 %",
+        "Mean |error| %",
+        "RMS %",
+    ])
+    .right_from(1);
     for s in sets {
         let m = &s.summary;
-        t.add_row(row![s.set, r->m.programs, r->s.failed, r->m.within_5, r->m.within_10, r->m.within_15, r->m.within_20,
-            r->format!("{:.1}", m.mean_abs_error_percent), r->format!("{:.1}", m.rms_error_percent)]);
+        t.push(vec![
+            s.set.clone(),
+            m.programs.to_string(),
+            s.failed.to_string(),
+            m.within_5.to_string(),
+            m.within_10.to_string(),
+            m.within_15.to_string(),
+            m.within_20.to_string(),
+            format!("{:.1}", m.mean_abs_error_percent),
+            format!("{:.1}", m.rms_error_percent),
+        ]);
     }
     crate::commands::show(&t);
 }
 
 fn print_table(rows: &[ProgramValidation]) {
-    use prettytable::{format, row, Table};
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t.set_titles(row!["Program", r->"Real (s)", r->"CPU median (s)", r->"Runs' spread %", r->"Wall min (s)", r->"Predicted (s)", r->"± 90 %", r->"Error %"]);
+    let mut t = Table::new(&[
+        "Program",
+        "Real (s)",
+        "CPU median (s)",
+        "Runs' spread %",
+        "Wall min (s)",
+        "Predicted (s)",
+        "± 90 %",
+        "Error %",
+    ])
+    .right_from(1);
     for r in rows {
-        t.add_row(row![
-            r.program,
-            r->format!("{:.3}", r.real_s),
-            r->format!("{:.3}", r.cpu_median_s),
-            r->format!("{:.0}", r.spread_percent()),
-            r->format!("{:.3}", r.wall_min_s),
-            r->format!("{:.3}", r.predicted_s),
-            r->format!("{:.3}", (r.predicted_ci_high_s - r.predicted_ci_low_s) / 2.0),
-            r->format!("{:+.1}", r.error_percent)
+        t.push(vec![
+            r.program.clone(),
+            format!("{:.3}", r.real_s),
+            format!("{:.3}", r.cpu_median_s),
+            format!("{:.0}", r.spread_percent()),
+            format!("{:.3}", r.wall_min_s),
+            format!("{:.3}", r.predicted_s),
+            format!(
+                "{:.3}",
+                (r.predicted_ci_high_s - r.predicted_ci_low_s) / 2.0
+            ),
+            format!("{:+.1}", r.error_percent),
         ]);
     }
     let real = rows.first().map_or("", |r| r.real_time.describe());
@@ -499,10 +527,14 @@ fn summary_line(s: &ValidationSummary) -> String {
 
 /// Parts (units or regions) by predicted vs measured self time, largest difference first.
 fn print_parts(kind: &str, parts: &[PartComparison], predicted: &[PartPrediction]) {
-    use prettytable::{format, row, Table};
-    let mut u = Table::new();
-    u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    u.set_titles(row![kind, r->"Predicted (s)", r->"Measured self (s)", r->"Difference (s)", "Top predicted operations"]);
+    let mut u = Table::new(&[
+        kind,
+        "Predicted (s)",
+        "Measured self (s)",
+        "Difference (s)",
+        "Top predicted operations",
+    ])
+    .right(&["Predicted (s)", "Measured self (s)", "Difference (s)"]);
     let mut parts = parts.to_vec();
     parts.sort_by(|a, b| {
         (b.predicted_s - b.measured_self_s)
@@ -522,12 +554,12 @@ fn print_parts(kind: &str, parts: &[PartComparison], predicted: &[PartPrediction
                     .join(", ")
             })
             .unwrap_or_default();
-        u.add_row(row![
-            c.name,
-            r->format!("{:.3}", c.predicted_s),
-            r->format!("{:.3}", c.measured_self_s),
-            r->format!("{:+.3}", c.predicted_s - c.measured_self_s),
-            top
+        u.push(vec![
+            c.name.clone(),
+            format!("{:.3}", c.predicted_s),
+            format!("{:.3}", c.measured_self_s),
+            format!("{:+.3}", c.predicted_s - c.measured_self_s),
+            top,
         ]);
     }
     crate::commands::show(&u);
@@ -587,30 +619,55 @@ fn rescore(a: &Args, machine: &Characterization, programs: &[ProgramSpec]) -> Re
 
 /// The rescore's tables: per set of real times, per program, and the overall line.
 fn print_rescore(r: &predictor::validate::Rescore) {
-    use prettytable::{format, row, Table};
     crate::say!(
         "Predictions against the real times of {} earlier validation(s); nothing was run (Saavedra-Barrera's table 7.2 per set):",
         r.sets.len()
     );
-    let mut t = Table::new();
-    t.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    t.set_titles(row!["Real times from", r->"Programs", r->"Within 5 %", r->"10 %", r->"15 %", r->"20 %", r->"Mean error %", r->"Mean |error| %"]);
+    let mut t = Table::new(&[
+        "Real times from",
+        "Programs",
+        "Within 5 %",
+        "10 %",
+        "15 %",
+        "20 %",
+        "Mean error %",
+        "Mean |error| %",
+    ])
+    .right_from(1);
     for s in &r.sets {
         let m = &s.summary;
-        t.add_row(row![s.name, r->m.programs, r->m.within_5, r->m.within_10, r->m.within_15, r->m.within_20,
-            r->format!("{:+.1}", m.mean_error_percent), r->format!("{:.1}", m.mean_abs_error_percent)]);
+        t.push(vec![
+            s.name.clone(),
+            m.programs.to_string(),
+            m.within_5.to_string(),
+            m.within_10.to_string(),
+            m.within_15.to_string(),
+            m.within_20.to_string(),
+            format!("{:+.1}", m.mean_error_percent),
+            format!("{:.1}", m.mean_abs_error_percent),
+        ]);
     }
     crate::commands::show(&t);
-    let mut u = Table::new();
-    u.set_format(*format::consts::FORMAT_NO_BORDER_LINE_SEPARATOR);
-    u.set_titles(row!["Program", r->"Predicted (s)", r->"Sets", r->"Mean error %", r->"Smallest", r->"Largest"]);
+    let mut u = Table::new(&[
+        "Program",
+        "Predicted (s)",
+        "Sets",
+        "Mean error %",
+        "Smallest",
+        "Largest",
+    ])
+    .right_from(1);
     // A program no CSV ran has no error: "-".
     let pct = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:+.1}"));
     for p in &r.programs {
-        u.add_row(
-            row![p.program, r->format!("{:.3}", p.predicted_s), r->p.sets,
-            r->pct(p.mean_error_percent), r->pct(p.min_error_percent), r->pct(p.max_error_percent)],
-        );
+        u.push(vec![
+            p.program.clone(),
+            format!("{:.3}", p.predicted_s),
+            p.sets.to_string(),
+            pct(p.mean_error_percent),
+            pct(p.min_error_percent),
+            pct(p.max_error_percent),
+        ]);
     }
     crate::say!();
     crate::commands::show(&u);

@@ -158,6 +158,30 @@ pub fn in_application(
     Ok((t, matched))
 }
 
+/// Everything one `opcost time` measured, as `opcost time --json` writes it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct TimingDocument {
+    /// Always `opcost-timing`.
+    pub format: String,
+    /// The routine specification's file.
+    pub spec: String,
+    pub routine: String,
+    /// The flush area, KiB (0 when nothing was flushed).
+    pub flush_kb: u64,
+    /// Each point in each context (empty for a sweep).
+    pub timings: Vec<Timing>,
+    /// The sweep's points, flushed and in cache (`--sweep`).
+    pub sweep: Option<Vec<crate::run::SweepPoint>>,
+    /// The routine timed inside its application (`--in-app`).
+    pub in_application: Option<AppTiming>,
+    /// The application's most frequent call groups beside the driver in the same sizes.
+    pub in_application_driver: Vec<MatchedGroup>,
+}
+
+impl TimingDocument {
+    pub const FORMAT: &'static str = "opcost-timing";
+}
+
 /// The cache levels of an X-Ray report for a sweep's chart: ("L1", bytes), ...
 pub fn cache_levels(hw: Option<&HardwareReport>) -> Vec<(String, u64)> {
     hw.iter()
@@ -192,5 +216,32 @@ mod tests {
         assert_eq!(parse_method(None, false).unwrap(), Method::OneCall);
         assert!(parse_method(Some("x"), false).is_err());
         assert!(cache_levels(None).is_empty());
+    }
+
+    #[test]
+    fn the_timing_document_keeps_the_fields_of_opcost_time_json() {
+        let d = TimingDocument {
+            format: TimingDocument::FORMAT.into(),
+            spec: "ddot.spec".into(),
+            routine: "DDOT".into(),
+            flush_kb: 64,
+            timings: vec![],
+            sweep: None,
+            in_application: None,
+            in_application_driver: vec![],
+        };
+        assert_eq!(
+            serde_json::to_value(&d).unwrap(),
+            serde_json::json!({
+                "format": "opcost-timing",
+                "spec": "ddot.spec",
+                "routine": "DDOT",
+                "flush_kb": 64,
+                "timings": [],
+                "sweep": null,
+                "in_application": null,
+                "in_application_driver": [],
+            })
+        );
     }
 }

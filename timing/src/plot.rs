@@ -1,20 +1,15 @@
 //! SVG chart of a sweep like Whaley & Castaldo fig. 1: speed against working-set size, flushed and
 //! unflushed, with the cache capacities X-Ray measured drawn as vertical lines where the two
-//! curves should part.
+//! curves should part. Drawn with opcost's one plotting module, [`export::plot`].
 
 use crate::run::SweepPoint;
-use plotters::prelude::*;
+use export::plot::prelude::*;
+pub use export::plot::PlotError;
+use export::plot::{chart, legend, legend_line, svg, COLORS};
 use std::path::Path;
 
-#[derive(Debug, thiserror::Error)]
-#[error("cannot draw {path}: {detail}")]
-pub struct PlotError {
-    pub path: String,
-    pub detail: String,
-}
-
-const HOT: RGBColor = RGBColor(214, 39, 40);
-const COLD: RGBColor = RGBColor(31, 119, 180);
+const HOT: RGBColor = COLORS[1];
+const COLD: RGBColor = COLORS[0];
 
 /// Draw `points` (x: working set in KiB; y: MFLOPS, or ns per call without a flop formula);
 /// `caches` are (label, capacity in bytes).
@@ -24,10 +19,6 @@ pub fn sweep_chart(
     title: &str,
     path: &Path,
 ) -> Result<(), PlotError> {
-    let e = |detail: String| PlotError {
-        path: path.display().to_string(),
-        detail,
-    };
     let use_mflops = points
         .iter()
         .all(|p| p.hot.mflops.is_some() && p.cold.mflops.is_some());
@@ -43,7 +34,7 @@ pub fn sweep_chart(
         .map(|p| p.hot.working_set_bytes as f64 / 1024.0)
         .collect();
     if xs.is_empty() {
-        return Err(e("no points to draw".into()));
+        return Err(PlotError::new(path, "no points to draw"));
     }
     let xlo = xs.iter().cloned().fold(f64::INFINITY, f64::min).max(0.01) / 1.5;
     let xhi = xs.iter().cloned().fold(0.0, f64::max).max(xlo * 4.0) * 1.5;
@@ -52,42 +43,28 @@ pub fn sweep_chart(
         .flat_map(|p| [y(&p.hot), y(&p.cold)])
         .collect();
     let yhi = ys.iter().cloned().fold(0.0, f64::max).max(1e-9) * 1.1;
-    // Drawn in memory, then written atomically like every result file.
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (800, 520)).into_drawing_area();
-        root.fill(&WHITE).map_err(|x| e(x.to_string()))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(65)
-            .build_cartesian_2d((xlo..xhi).log_scale(), 0.0..yhi)
-            .map_err(|x| e(x.to_string()))?;
+    svg(path, (800, 520), |root| {
+        let mut chart =
+            chart(root, title, 18, 45, 65).build_cartesian_2d((xlo..xhi).log_scale(), 0.0..yhi)?;
         chart
             .configure_mesh()
             .x_desc("working set (KiB, all operands)")
             .y_desc(if use_mflops { "MFLOPS" } else { "ns per call" })
-            .draw()
-            .map_err(|x| e(x.to_string()))?;
+            .draw()?;
         for (label, bytes) in caches {
             let x = *bytes as f64 / 1024.0;
             if x < xlo || x > xhi {
                 continue;
             }
-            chart
-                .draw_series(LineSeries::new(
-                    vec![(x, 0.0), (x, yhi)],
-                    BLACK.mix(0.4).stroke_width(1),
-                ))
-                .map_err(|x| e(x.to_string()))?;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    format!("{label} (X-Ray)"),
-                    (x * 1.03, yhi * 0.97),
-                    ("sans-serif", 12),
-                )))
-                .map_err(|x| e(x.to_string()))?;
+            chart.draw_series(LineSeries::new(
+                vec![(x, 0.0), (x, yhi)],
+                BLACK.mix(0.4).stroke_width(1),
+            ))?;
+            chart.draw_series(std::iter::once(Text::new(
+                format!("{label} (X-Ray)"),
+                (x * 1.03, yhi * 0.97),
+                ("sans-serif", 12),
+            )))?;
         }
         for (name, color, cold) in [("in cache (no flush)", HOT, false), ("flushed", COLD, true)] {
             let pts: Vec<(f64, f64)> = points
@@ -96,23 +73,11 @@ pub fn sweep_chart(
                 .map(|(p, x)| (*x, y(if cold { &p.cold } else { &p.hot })))
                 .collect();
             chart
-                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-                .map_err(|x| e(x.to_string()))?
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))?
                 .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                });
-            chart
-                .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
-                .map_err(|x| e(x.to_string()))?;
+                .legend(move |p| legend_line(p, color.stroke_width(2)));
+            chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|x| e(x.to_string()))?;
-        root.present().map_err(|x| e(x.to_string()))?;
-    }
-    export::write_atomic(path, svg.as_bytes()).map_err(|x| e(x.to_string()))
+        legend(&mut chart, None)
+    })
 }
