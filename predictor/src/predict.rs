@@ -739,14 +739,16 @@ mod tests {
 
     #[test]
     fn a_loop_with_a_long_chain_in_each_iteration_is_paced_by_the_window() {
-        let m = machine(&[
-            (Param::ARSL, 0.5, 0.0),
-            (Param::SRSL, 0.5, 0.0),
-            (Param::QARS, 1.0, 0.0),
-            (Param::QTRS, 1.5, 0.0),
-            (Param::INST, 0.1, 0.0),
-            (Param::WIND, 50.0, 0.0),
-        ]);
+        let with_window = |w: f64| {
+            machine(&[
+                (Param::ARSL, 0.5, 0.0),
+                (Param::SRSL, 0.5, 0.0),
+                (Param::QARS, 1.0, 0.0),
+                (Param::QTRS, 1.5, 0.0),
+                (Param::INST, 0.1, 0.0),
+                (Param::WIND, w, 0.0),
+            ])
+        };
         // 100 iterations of 20 instructions (2 ns issued), no recurrence, a chain of 10 ns
         // inside each iteration: the window of 50 instructions holds 2.5 iterations, so the
         // loop lasts 10 / 2.5 = 4 ns an iteration.
@@ -754,18 +756,10 @@ mod tests {
         l.recurrences.clear();
         l.longest_chain.add(Param::QARS, 4);
         l.longest_chain.add(Param::QTRS, 4);
-        let p = predict_part("U", &body, &[&l], &m);
+        let p = predict_part("U", &body, &[&l], &with_window(50.0));
         assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
         // A wider window hides the chain: the issue bound stands.
-        let m = machine(&[
-            (Param::ARSL, 0.5, 0.0),
-            (Param::SRSL, 0.5, 0.0),
-            (Param::QARS, 1.0, 0.0),
-            (Param::QTRS, 1.5, 0.0),
-            (Param::INST, 0.1, 0.0),
-            (Param::WIND, 200.0, 0.0),
-        ]);
-        let p = predict_part("U", &body, &[&l], &m);
+        let p = predict_part("U", &body, &[&l], &with_window(200.0));
         assert!((p.time.mean_ns - 200.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
