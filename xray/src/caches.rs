@@ -191,11 +191,13 @@ impl<'a> Level<'a> {
     }
 
     /// Seed 002 figure 8: the smallest delta for which <<m0, T, A>, C + delta, 2> is compact.
+    /// Every verdict is confirmed (three rounds): one slow round believed would double the
+    /// block size, and noise only ever makes a compact sequence look slower.
     fn block_size(&mut self, g: &Geometry) -> Result<Option<u64>, XrayError> {
         let mut delta = 8u64;
         while delta < g.way_bytes() {
             let seq = block_sequence(g, self.upper, delta);
-            if self.is_compact_seq(&seq, false)? {
+            if self.is_compact_seq(&seq, true)? {
                 return Ok(Some(delta));
             }
             delta *= 2;
@@ -204,12 +206,12 @@ impl<'a> Level<'a> {
     }
 
     /// The effective capacity: the largest contiguous interval (chased in pseudo-random order)
-    /// whose time per access stays nearer this level's latency than the next level's, on a log
-    /// scale. Without control over the sets (no physical contiguity) a set-associative cache
-    /// starts to miss before it is full, and the rise is gradual; the midpoint between the
-    /// two plateaus is where half the accesses go on to the next level, which lands near the
-    /// real capacity instead of at the first stray miss. Doubling from `from` bytes finds the
-    /// next level's plateau (twice the first interval past the threshold), then
+    /// of which at most one access in eight goes on to the next level. Without control over
+    /// the sets (no physical contiguity) a set-associative cache starts to miss before it is
+    /// full, and a cache that does not replace in LRU order keeps hitting past it: the rise
+    /// is gradual on both sides, so the first stray miss (X-Ray's threshold) lands far below
+    /// the capacity and a threshold halfway up lands above it. Doubling from `from` bytes
+    /// finds the next level's plateau (twice the first interval past the threshold), then
     /// bisection to 1/32 of the bracket.
     fn effective_capacity(&mut self, from: u64, stride: u64) -> Result<Option<u64>, XrayError> {
         let mut hi = from;
@@ -224,20 +226,15 @@ impl<'a> Level<'a> {
             .chaser
             .time_one(&Sequence::strided(stride, below_bytes / stride), 1)?
             .min();
-        // At most X-Ray's twice the hit latency: when the interval twice past the first
-        // miss already reaches a level further down (a busy shared L3, say), the midpoint
-        // would swallow the next level.
-        let midpoint = (self.hit.latency_ns * below)
-            .sqrt()
-            .min(2.0 * self.hit.latency_ns);
+        let spill = self.hit.spill_threshold_ns(below);
         if std::env::var_os("OPCOST_XRAY_TRACE").is_some() {
             eprintln!(
-                "  next level {below:.2} ns at {} KiB: midpoint {midpoint:.2} ns",
+                "  next level {below:.2} ns at {} KiB: spill threshold {spill:.2} ns",
                 below_bytes >> 10
             );
         }
-        if midpoint > self.hit.threshold_ns() {
-            self.hit.midpoint_ns = Some(midpoint);
+        if spill > self.hit.threshold_ns() {
+            self.hit.spill_ns = Some(spill);
         }
         while self.interval_is_compact(hi, stride)? {
             hi *= 2;
