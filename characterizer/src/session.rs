@@ -304,6 +304,7 @@ mod tests {
                 os: String::new(),
                 hostname: String::new(),
                 arch: String::new(),
+                ..Default::default()
             },
             CompilerInfo {
                 path: "/usr/bin/gfortran".into(),

@@ -7,14 +7,65 @@ use crate::files::Versioned;
 use crate::hardware::HardwareReport;
 use serde::{Deserialize, Serialize};
 
-/// The machine a characterization was made on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The machine a characterization was made on. The fields after `arch` came later: files
+/// without them still read (empty).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MachineInfo {
     pub cpu_model: String,
     pub cores: usize,
     pub os: String,
     pub hostname: String,
     pub arch: String,
+    /// The data and unified caches the operating system reports (sysfs), one per level.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub os_caches: Vec<OsCache>,
+    /// `/etc/machine-id`: tells apart hosts of the same CPU model and host name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub machine_id: String,
+    /// The Slurm partition the run was made in (`SLURM_JOB_PARTITION`), when under Slurm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slurm_partition: Option<String>,
+}
+
+/// One cache level as the operating system reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OsCache {
+    pub level: u32,
+    /// `Data` or `Unified`.
+    pub kind: String,
+    pub size_bytes: u64,
+}
+
+impl MachineInfo {
+    /// The largest cache the operating system reports, bytes (0 when it reports none).
+    pub fn largest_os_cache_bytes(&self) -> u64 {
+        self.os_caches
+            .iter()
+            .map(|c| c.size_bytes)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A short key that tells hosts apart: the first 12 hex digits of the SHA-256 of the CPU
+    /// model, core count, the caches the OS reports, the host name and the machine id. Two
+    /// hosts of one CPU model (a cloud's instances) get different keys; one host keeps its
+    /// key across runs.
+    pub fn host_key(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(format!(
+            "{}\n{}\n{}\n{}\n",
+            self.cpu_model, self.cores, self.hostname, self.machine_id
+        ));
+        for c in &self.os_caches {
+            h.update(format!("L{} {} {}\n", c.level, c.kind, c.size_bytes));
+        }
+        h.finalize()
+            .iter()
+            .take(6)
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
 }
 
 /// The compiler is part of the characterized system (Saavedra-Barrera's section 3).

@@ -580,6 +580,7 @@ mod tests {
                 os: String::new(),
                 hostname: String::new(),
                 arch: String::new(),
+                ..Default::default()
             },
             CompilerInfo {
                 path: "gfortran".into(),
