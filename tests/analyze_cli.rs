@@ -1,6 +1,8 @@
 //! `opcost analyze` end to end: the static report, the dynamic report and its JSON read back
 //! through the versioned schema, CSV, and clear errors for bad input.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::PathBuf;
@@ -12,7 +14,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn opcost() -> Command {
-    Command::cargo_bin("opcost").unwrap()
+    common::opcost_cmd().unwrap()
 }
 
 #[test]

@@ -4,13 +4,15 @@
 //! a program reading standard input without --stdin, a "compiler" that writes no executable,
 //! and a loop ended by integer wrap-around.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 fn opcost() -> Command {
-    let mut c = Command::cargo_bin("opcost").unwrap();
+    let mut c = common::opcost_cmd().unwrap();
     // Hang detection only: each case takes well under a second.
     c.timeout(Duration::from_secs(120));
     c

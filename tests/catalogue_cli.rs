@@ -1,12 +1,13 @@
 //! `opcost catalogue`: the glossary names every parameter of the catalogue, and
 //! docs/glossary.md is the glossary as the command writes it.
 
-use assert_cmd::Command;
+mod common;
+
 use model::catalogue::Param;
 use serde_json::Value;
 
 fn stdout_of(args: &[&str]) -> String {
-    let out = Command::cargo_bin("opcost")
+    let out = common::opcost_cmd()
         .unwrap()
         .args(args)
         .assert()

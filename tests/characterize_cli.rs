@@ -1,7 +1,8 @@
 //! End-to-end tests of `opcost characterize` through real gfortran: structure and invariants,
 //! never absolute times (the machine is shared and noisy).
 
-use assert_cmd::Command;
+mod common;
+
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::Path;
@@ -45,7 +46,7 @@ fn quick_characterization_of_a_few_regions_is_sane() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("q.json");
     let csv = dir.path().join("q.csv");
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args([
             "characterize",
@@ -120,7 +121,7 @@ fn quick_characterization_of_a_few_regions_is_sane() {
         std::fs::read_to_string(out.with_extension("csv")).unwrap(),
         csv
     );
-    let shown = Command::cargo_bin("opcost")
+    let shown = common::opcost_cmd()
         .unwrap()
         .arg("show")
         .arg(&out)
@@ -131,7 +132,7 @@ fn quick_characterization_of_a_few_regions_is_sane() {
         .stdout
         .clone();
     assert_eq!(String::from_utf8_lossy(&shown), csv);
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .arg("show")
         .arg(&out)
@@ -155,6 +156,7 @@ fn a_reader_that_stops_early_ends_show_without_a_panic() {
         .find(|p| p.extension().is_some_and(|x| x == "json"))
         .expect("a committed characterization");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("opcost"))
+        .env("OPCOST_CACHE_DIR", common::cache_dir())
         .arg("show")
         .arg(&file)
         .stdout(Stdio::piped())
@@ -180,6 +182,7 @@ fn an_interrupted_run_keeps_what_it_measured_and_resumes() {
     let out = dir.path().join("partial.json");
     let bin = assert_cmd::cargo::cargo_bin("opcost");
     let mut child = std::process::Command::new(&bin)
+        .env("OPCOST_CACHE_DIR", common::cache_dir())
         .args([
             "characterize",
             "--quick",
@@ -224,7 +227,7 @@ fn an_interrupted_run_keeps_what_it_measured_and_resumes() {
     assert_eq!(doc["complete"], false);
     let kept = doc["experiments"].as_array().unwrap().len();
     assert!(kept >= 3);
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["characterize", "--resume"])
         .arg(&partial)
@@ -269,7 +272,7 @@ fn unsafe_kill_term(pid: u32) {
 #[test]
 fn a_missing_compiler_says_how_to_install_it() {
     let dir = tempfile::tempdir().unwrap();
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args([
             "characterize",
@@ -286,7 +289,7 @@ fn a_missing_compiler_says_how_to_install_it() {
 
 #[test]
 fn unknown_parameter_in_only_is_named() {
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["characterize", "--quick", "--only", "ARSL,WXYZ"])
         .assert()
@@ -303,7 +306,7 @@ fn resuming_a_foreign_or_newer_file_is_refused_clearly() {
         r#"{"format": "opcost-program-stats", "format_version": 1}"#,
     )
     .unwrap();
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["characterize", "--resume"])
         .arg(&foreign)
@@ -320,7 +323,7 @@ fn resuming_a_foreign_or_newer_file_is_refused_clearly() {
         r#"{"format": "opcost-characterization", "format_version": 99}"#,
     )
     .unwrap();
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["characterize", "--resume"])
         .arg(&newer)
@@ -329,7 +332,7 @@ fn resuming_a_foreign_or_newer_file_is_refused_clearly() {
         .stderr(predicates::str::contains("format version 99"));
     let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "not json at all").unwrap();
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["characterize", "--resume"])
         .arg(&junk)
@@ -340,7 +343,7 @@ fn resuming_a_foreign_or_newer_file_is_refused_clearly() {
 
 /// `opcost characterize --quick` without self-check and X-Ray, its tests built in `dir`.
 fn quick_characterize(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["characterize", "--quick", "--no-self-check", "--no-xray"])
         .args(args)
@@ -440,7 +443,7 @@ fn a_test_changed_since_it_was_measured_is_measured_again_on_resume() {
         }
     }
     std::fs::write(&out, serde_json::to_string(&older).unwrap()).unwrap();
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["show", out_s])
         .assert()
@@ -577,7 +580,7 @@ fn inst_is_measured_from_the_assembly_or_its_absence_is_explained() {
         (inst - fastest / instructions as f64).abs() <= 1e-9 * inst.max(1.0),
         "{inst} vs {fastest} / {instructions}"
     );
-    let shown = Command::cargo_bin("opcost")
+    let shown = common::opcost_cmd()
         .unwrap()
         .args(["show", out_s])
         .assert()
@@ -599,7 +602,7 @@ fn inst_is_measured_from_the_assembly_or_its_absence_is_explained() {
         .unwrap()
         .iter()
         .all(|p| p["mnemonic"] != "INST"));
-    let shown = Command::cargo_bin("opcost")
+    let shown = common::opcost_cmd()
         .unwrap()
         .args(["show", out_s])
         .assert()

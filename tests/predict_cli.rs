@@ -1,6 +1,8 @@
 //! End-to-end tests of predict, validate and compare through real gfortran: report structure
 //! and invariants, never accuracy (that is a benchmark, see the README).
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -20,7 +22,7 @@ fn quick_machine() -> &'static Path {
         .get_or_init(|| {
             let dir = tempfile::tempdir().unwrap();
             let out = dir.path().join("quick.json");
-            Command::cargo_bin("opcost")
+            common::opcost_cmd()
                 .unwrap()
                 .args(["characterize", "--quick", "--no-xray", "--no-self-check"])
                 .arg("--out")
@@ -61,7 +63,7 @@ fn predict_breaks_the_time_down_and_exports_parse_back() {
         dir.path().join("p.md"),
     );
     let text = stdout_of(
-        Command::cargo_bin("opcost")
+        common::opcost_cmd()
             .unwrap()
             .args(["predict", "--machine"])
             .arg(quick_machine())
@@ -154,7 +156,7 @@ fn a_loop_of_array_statements_lasts_at_least_its_instructions_issue_time() {
     )
     .unwrap();
     let predict = |input: &Path, out: &Path| {
-        Command::cargo_bin("opcost")
+        common::opcost_cmd()
             .unwrap()
             .current_dir(dir.path())
             .args(["predict", "--machine"])
@@ -182,7 +184,7 @@ fn a_loop_of_array_statements_lasts_at_least_its_instructions_issue_time() {
         "{total} ns < {instructions} x {inst} ns"
     );
     // The same statistics without the source: no bound, and a warning that says so.
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .current_dir(dir.path())
         .args(["analyze", "--dynamic", "--json", "stats.json", "issue.f"])
@@ -214,7 +216,7 @@ fn predict_builds_legacy_code_with_the_flags_it_needs() {
     }
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("p.json");
-    let out = Command::cargo_bin("opcost")
+    let out = common::opcost_cmd()
         .unwrap()
         .args(["predict", "--machine"])
         .arg(quick_machine())
@@ -246,7 +248,7 @@ fn validate_reports_real_against_predicted() {
         dir.path().join("v.json"),
     );
     let text = stdout_of(
-        Command::cargo_bin("opcost")
+        common::opcost_cmd()
             .unwrap()
             .args(["validate", "--runs", "2", "--machine"])
             .arg(quick_machine())
@@ -323,7 +325,7 @@ fn validate_reports_real_against_predicted() {
     // --against: the same prediction scored against the CSV's real time, nothing run.
     let rescored = dir.path().join("r.json");
     let against = |file: &Path| {
-        let mut c = Command::cargo_bin("opcost").unwrap();
+        let mut c = common::opcost_cmd().unwrap();
         c.args(["validate", "--machine"])
             .arg(quick_machine())
             .arg(fixture())
@@ -364,7 +366,7 @@ fn validate_reports_real_against_predicted() {
 fn validate_of_several_systems_refuses_one_output_file_for_all() {
     let m = quick_machine();
     let text = stderr_of_failure(
-        Command::cargo_bin("opcost")
+        common::opcost_cmd()
             .unwrap()
             .args(["validate", "--machine"])
             .arg(m)
@@ -387,7 +389,7 @@ fn validate_of_several_systems_writes_one_json_array() {
     std::fs::create_dir_all(dir.path().join("results")).unwrap();
     let m = quick_machine();
     let json = dir.path().join("all.json");
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .current_dir(dir.path())
         .args(["validate", "--runs", "1", "--no-profile", "--no-host-probe"])
@@ -415,7 +417,7 @@ fn validate_of_several_systems_writes_one_json_array() {
 /// One timed run of the fixture validated against `machine`, its CSV and SVG in `out_dir`;
 /// the command must succeed.
 fn validate_once(machine: &Path, out_dir: &Path, cache: &Path) -> std::process::Output {
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["validate", "--runs", "1", "--no-profile", "--machine"])
         .arg(machine)
@@ -503,7 +505,7 @@ fn compare_reads_the_committed_characterizations() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("c.json");
     let text = stdout_of(
-        Command::cargo_bin("opcost")
+        common::opcost_cmd()
             .unwrap()
             .arg("compare")
             .args(&files[..2])
@@ -528,7 +530,7 @@ fn compare_reads_the_committed_characterizations() {
     // The committed files are estimated alike: no warning. One re-labelled as by the mean
     // is warned about (its parameters would differ by the statistic alone).
     let stderr = |files: &[PathBuf]| {
-        let out = Command::cargo_bin("opcost")
+        let out = common::opcost_cmd()
             .unwrap()
             .arg("compare")
             .args(files)
@@ -559,7 +561,7 @@ fn predict_refuses_a_foreign_machine_file() {
         r#"{"format": "opcost-prediction", "format_version": 1}"#,
     )
     .unwrap();
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["predict", "--machine"])
         .arg(&f)
@@ -588,7 +590,7 @@ fn validate_reports_a_failing_program_and_goes_on_from_any_directory() {
     .unwrap();
     let nocompile = dir.path().join("nocompile.f");
     std::fs::write(&nocompile, "      PROGRAM NC\n      X = (1.0\n      END\n").unwrap();
-    let out = Command::cargo_bin("opcost")
+    let out = common::opcost_cmd()
         .unwrap()
         .current_dir(dir.path())
         .args(["validate", "--runs", "1", "--no-profile", "--no-host-probe"])
@@ -646,7 +648,7 @@ fn validate_runs_a_manifest_set_with_its_input_and_flags() {
     .unwrap();
     let json = dir.path().join("v.json");
     let stdout = stdout_of(
-        Command::cargo_bin("opcost")
+        common::opcost_cmd()
             .unwrap()
             .args(["validate", "--runs", "1", "--no-profile", "--no-host-probe"])
             .arg("--machine")
@@ -677,7 +679,7 @@ fn validate_refuses_an_unwritable_output_before_any_run() {
     std::fs::write(&blocker, "").unwrap();
     let start = std::time::Instant::now();
     let text = stderr_of_failure(
-        Command::cargo_bin("opcost")
+        common::opcost_cmd()
             .unwrap()
             .args(["validate", "--machine"])
             .arg(quick_machine())
@@ -701,7 +703,7 @@ fn validate_builds_legacy_code_with_the_flags_the_analysis_needed() {
     let legacy =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("analyzer/tests/fixtures/arg_mismatch.f");
     let json = dir.path().join("v.json");
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["validate", "--runs", "1", "--no-profile", "--no-host-probe"])
         .arg("--machine")

@@ -4,6 +4,8 @@
 //! the export on standard output. Fast: the committed characterization, `--quick --only`,
 //! tiny programs; never an absolute time.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -34,7 +36,7 @@ fn write(path: &Path, doc: &Value) {
 }
 
 fn opcost() -> Command {
-    Command::cargo_bin("opcost").unwrap()
+    common::opcost_cmd().unwrap()
 }
 
 fn out_text(o: &std::process::Output) -> (String, String) {
@@ -71,7 +73,8 @@ fn an_interrupted_characterization_keeps_the_complete_file_and_replacing_it_back
     let old = std::fs::read(&result).unwrap();
     let quick = |args: &[&str]| {
         let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("opcost"));
-        c.args(["characterize", "--quick", "--no-self-check", "--no-xray"])
+        c.env("OPCOST_CACHE_DIR", common::cache_dir())
+            .args(["characterize", "--quick", "--no-self-check", "--no-xray"])
             .arg("--cache-dir")
             .arg(dir.path().join("cache"))
             .args(args);

@@ -3,6 +3,8 @@
 //! cache are not faster than operands in cache), a sweep with its SVG, and in-application
 //! timing of a small program. Sizes are small so the whole file takes well under a minute.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -29,7 +31,7 @@ fn write_spec(dir: &Path, name: &str, body: &str) -> PathBuf {
 }
 
 fn opcost() -> Command {
-    Command::cargo_bin("opcost").unwrap()
+    common::opcost_cmd().unwrap()
 }
 
 /// Run `opcost time` expecting failure; return stderr.
@@ -341,4 +343,99 @@ fn in_application_records_every_call_and_leaves_the_original_alone() {
         groups[1]["later_min_s"].as_f64().unwrap() > groups[0]["later_min_s"].as_f64().unwrap()
     );
     assert_eq!(std::fs::read_to_string(&app).unwrap(), app_text);
+}
+
+#[test]
+fn the_default_flush_evicts_ddot_and_says_so() {
+    if !have_gfortran() {
+        eprintln!("gfortran missing: skipped");
+        return;
+    }
+    // The example spec as a user runs it (N = 1000 and 1000000), the flush area chosen by
+    // opcost: twice the largest cache by X-Ray or the OS.
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/time/ddot.spec");
+    let v = run_json(&[spec.to_str().unwrap(), "--samples", "9", "--rounds", "2"]);
+    let os_largest_kb = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache")
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| std::fs::read_to_string(e.path().join("size")).ok())
+        .filter_map(|s| {
+            s.trim()
+                .strip_suffix('K')
+                .and_then(|k| k.parse::<u64>().ok())
+        })
+        .max()
+        .unwrap_or(0);
+    let flush_kb = v["flush_kb"].as_u64().unwrap();
+    assert!(
+        flush_kb >= 2 * os_largest_kb,
+        "flush {flush_kb} KiB < 2 x {os_largest_kb} KiB"
+    );
+    // N = 1000 (16 KiB, in L1) from memory must be clearly slower than in cache.
+    let e = &v["flush_effect"];
+    assert_eq!(e["sizes"]["N"], 1000, "{e}");
+    let ratio = e["ratio"].as_f64().unwrap();
+    assert!(ratio >= 1.2, "flushed / in cache = {ratio:.2}: {v:#}");
+}
+
+#[test]
+fn quick_and_stale_xray_entries_are_not_used_for_a_full_run() {
+    if !have_gfortran() {
+        eprintln!("gfortran missing: skipped");
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let p = write_spec(
+        d.path(),
+        "small.spec",
+        &format!(
+            "file {}\nroutine DDOT(N, X, Y)\nsize N = 64\narray X double(N) random flush\narray Y double(N) random flush\n",
+            ddot_source().display()
+        ),
+    );
+    let run = |args: &[&str]| {
+        let out = opcost()
+            .env("OPCOST_CACHE_DIR", cache.path())
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {err}");
+        err
+    };
+    run(&["xray", "--quick"]);
+    let time = [
+        "time",
+        p.to_str().unwrap(),
+        "--flush",
+        "all",
+        "--samples",
+        "3",
+    ];
+    let err = run(&time);
+    assert!(
+        err.contains("from a quick run") && err.contains("measuring again"),
+        "{err}"
+    );
+    let full: Vec<PathBuf> = std::fs::read_dir(cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.to_string_lossy().ends_with("-quick.json"))
+        .collect();
+    assert_eq!(full.len(), 1, "{full:?}");
+    // The full entry is reused...
+    let err = run(&time);
+    assert!(err.contains("cache capacities from X-Ray of"), "{err}");
+    // ...until it is older than the cache keeps entries.
+    let mut entry: Value =
+        serde_json::from_str(&std::fs::read_to_string(&full[0]).unwrap()).unwrap();
+    entry["measured_unix_s"] = Value::from(0);
+    std::fs::write(&full[0], entry.to_string()).unwrap();
+    let err = run(&time);
+    assert!(
+        err.contains("days old") && err.contains("measuring again"),
+        "{err}"
+    );
 }

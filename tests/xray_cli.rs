@@ -2,7 +2,8 @@
 //! the measured caches against the kernel's description of them in sysfs (ground truth, used
 //! only here), and invariants of the CPU parameters. Never absolute times.
 
-use assert_cmd::Command;
+mod common;
+
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -72,9 +73,9 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn run_xray(dir: &std::path::Path) -> Value {
     let json = dir.join("xray.json");
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
-        .args(["xray", "--quick", "--json"])
+        .args(["xray", "--quick", "--refresh", "--json"])
         .arg(&json)
         .assert()
         .success()
@@ -202,9 +203,9 @@ fn xray_json_to_stdout_is_the_report_alone() {
         return;
     }
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let out = Command::cargo_bin("opcost")
+    let out = common::opcost_cmd()
         .unwrap()
-        .args(["xray", "--quick", "--json", "-"])
+        .args(["xray", "--quick", "--refresh", "--json", "-"])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -214,10 +215,79 @@ fn xray_json_to_stdout_is_the_report_alone() {
 
 #[test]
 fn missing_compiler_says_how_to_install_it() {
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .args(["xray", "--quick", "--compiler", "/no/such/gfortran"])
         .assert()
         .failure()
         .stderr(predicate::str::contains("apt-get install gfortran"));
+}
+
+/// The entries of the user's X-Ray cache with their modification times.
+fn user_cache_snapshot() -> Vec<(std::ffi::OsString, std::time::SystemTime)> {
+    let dir = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(|d| std::path::PathBuf::from(d).join("opcost"))
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache/opcost"))
+        });
+    let mut out: Vec<_> = dir
+        .and_then(|d| std::fs::read_dir(d).ok())
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| Some((e.file_name(), e.metadata().ok()?.modified().ok()?)))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_suites_xray_leaves_the_users_cache_alone_and_is_reused() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let before = user_cache_snapshot();
+    let home = tempfile::tempdir().unwrap();
+    let started = std::time::SystemTime::now();
+    // As the suite runs it, also with a home of its own: neither home is written.
+    let xray = |extra: &[&str]| {
+        let out = common::opcost_cmd()
+            .unwrap()
+            .env("HOME", home.path())
+            .env_remove("XDG_CACHE_HOME")
+            .args(["xray", "--quick"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let measured = xray(&["--refresh"]);
+    assert!(measured.contains("X-Ray report kept in"), "{measured}");
+    assert_eq!(
+        user_cache_snapshot(),
+        before,
+        "the user's cache was touched"
+    );
+    assert!(
+        !home.path().join(".cache").exists(),
+        "a home cache was created"
+    );
+    let kept: Vec<_> = std::fs::read_dir(common::cache_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with("-quick.json"))
+        .filter(|e| e.metadata().unwrap().modified().unwrap() >= started)
+        .collect();
+    assert_eq!(kept.len(), 1, "the suite's cache holds the quick entry");
+    // A quick request reuses it and says so.
+    let reused = xray(&[]);
+    assert!(reused.contains("--refresh to measure again"), "{reused}");
 }

@@ -9,13 +9,17 @@ pub struct Utc {
     pub seconds_of_day: i64,
 }
 
+/// Seconds since the Unix epoch (0 on a clock set before it).
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
 impl Utc {
     pub fn now() -> Self {
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0);
-        Self::from_unix(secs)
+        Self::from_unix(unix_now())
     }
 
     /// Civil date from the Unix epoch (days-to-civil, H. Hinnant's algorithm).

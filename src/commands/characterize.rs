@@ -323,7 +323,14 @@ fn measure_hardware(
     });
     bar.finish_and_clear();
     match report {
-        Ok(r) => result.xray = Some(r),
+        Ok(r) => {
+            // Kept for `opcost time` and `opcost xray` on this host (a quick one only for
+            // quick requests); a cache that cannot be written costs nothing.
+            if let Some(dir) = xray::store::cache_dir() {
+                let _ = xray::store::store(&dir, &harness::machine_info(), quick, &r);
+            }
+            result.xray = Some(r)
+        }
         Err(e) => eprintln!(
             "warning: X-Ray could not finish ({e}); the parameters are kept; run `opcost xray` to see why"
         ),

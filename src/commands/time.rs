@@ -78,14 +78,6 @@ pub struct Args {
     flags: String,
 }
 
-fn cache_path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    let slug = harness::machine_slug(&harness::machine_info());
-    Some(base.join("opcost").join(format!("xray-{slug}.json")))
-}
-
 /// A characterization's X-Ray report, or an X-Ray report itself.
 fn read_machine(path: &Path) -> Result<HardwareReport> {
     let text =
@@ -103,34 +95,24 @@ fn read_machine(path: &Path) -> Result<HardwareReport> {
     })
 }
 
-/// X-Ray's report: given, cached for this machine, or measured now (and cached).
+/// X-Ray's report: given, cached for this host, or measured now (and cached).
 fn hardware(a: &Args, compiler: &harness::Compiler) -> Result<HardwareReport> {
     if let Some(p) = &a.machine {
         return read_machine(p);
     }
-    if let Some(c) = cache_path() {
-        if let Ok(r) = read_machine(&c) {
-            eprintln!(
-                "cache capacities from {} (delete it to measure again)",
-                c.display()
-            );
-            return Ok(r);
-        }
-    }
-    eprintln!(
-        "measuring the caches with X-Ray (about a minute; pass --machine or --flush-kb to skip)"
-    );
-    let r = xray::measure(compiler, &xray::XrayOptions { quick: false }, &mut |m| {
-        eprintln!("  x-ray: {m}")
-    })
+    let (r, source) = xray::store::cached_or_measured(
+        compiler,
+        &xray::XrayOptions { quick: false },
+        false,
+        &mut |m| eprintln!("  x-ray: {m}"),
+        &mut |m| eprintln!("{m}"),
+    )
     .context("X-Ray could not measure the caches (pass --flush-kb N instead)")?;
-    if let Some(c) = cache_path() {
-        if let Some(d) = c.parent() {
-            let _ = std::fs::create_dir_all(d);
-        }
-        if let Ok(t) = export::json("the X-Ray cache", &r) {
-            let _ = export::write_atomic(&c, &t);
-        }
+    if let xray::store::Source::Cached { path, measured } = source {
+        eprintln!(
+            "cache capacities from X-Ray of {measured} ({}; `opcost xray --refresh` measures again)",
+            path.display()
+        );
     }
     Ok(r)
 }
@@ -232,6 +214,23 @@ pub fn run(a: Args) -> Result<()> {
             print_timings(&timings, a.memalign, flushes.len());
         }
     }
+    let flush_effect = match &sweep {
+        Some(s) => plan::sweep_flush_effect(s),
+        None => {
+            let cfgs: Vec<DriverConfig> = flushes.iter().cloned().map(cfg).collect();
+            plan::checked_flush_effect(&prep, &timings, &cfgs, timer)?
+        }
+    };
+    if let Some(e) = flush_effect.as_ref().filter(|e| !e.evident()) {
+        let largest_kb = hw
+            .iter()
+            .flat_map(|h| h.caches.iter().map(|c| c.capacity_bytes))
+            .chain([harness::machine_info().largest_os_cache_bytes()])
+            .max()
+            .unwrap_or(0)
+            >> 10;
+        eprintln!("warning: {}", e.advice(largest_kb));
+    }
     let (app, matched) = if a.in_app {
         eprintln!("running the instrumented application");
         let (t, matched) = plan::in_application(&prep, limit, &cfg(FlushSet::None), a.rounds)?;
@@ -252,6 +251,7 @@ pub fn run(a: Args) -> Result<()> {
             sweep,
             in_application: app,
             in_application_driver: matched,
+            flush_effect,
         };
         super::write_json(target, "the timing", &r)?;
     }
@@ -269,12 +269,14 @@ fn flush_area(
     } else {
         None
     };
-    let flush_kb = match (a.flush_kb, &hw) {
-        (Some(k), _) => k,
-        (None, Some(h)) => {
-            timing::flush_kb_from(h).context("X-Ray reported no cache level; pass --flush-kb N")?
+    let flush_kb = match a.flush_kb {
+        Some(k) => k,
+        None if needs_flush => {
+            let os = harness::machine_info().largest_os_cache_bytes();
+            timing::flush_kb_from(hw.as_ref(), os)
+                .context("neither X-Ray nor the OS reported a cache; pass --flush-kb N")?
         }
-        (None, None) => 0,
+        None => 0,
     };
     if needs_flush && flush_kb == 0 {
         bail!("--flush-kb must be positive");

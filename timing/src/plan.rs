@@ -176,10 +176,124 @@ pub struct TimingDocument {
     pub in_application: Option<AppTiming>,
     /// The application's most frequent call groups beside the driver in the same sizes.
     pub in_application_driver: Vec<MatchedGroup>,
+    /// The flush's effect at the smallest size timed both ways (absent without both).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flush_effect: Option<FlushEffect>,
 }
 
 impl TimingDocument {
     pub const FORMAT: &'static str = "opcost-timing";
+}
+
+/// A flushed call must take at least this much longer than the same call in cache for the
+/// flush to count as having evicted its operands: at the smallest size a call from memory
+/// costs several times one from L1 (2.3x for DDOT N=1000 here), so 10 % is a clear floor
+/// above timing noise, and less means the operands stayed in some cache.
+pub const MIN_FLUSH_EFFECT: f64 = 1.10;
+
+/// The flush's effect at the smallest size timed both flushed and in cache.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FlushEffect {
+    pub sizes: BTreeMap<String, i64>,
+    /// Flushed seconds / in-cache seconds (the headline statistic).
+    pub ratio: f64,
+    pub method: Method,
+    pub flush_kb: u64,
+}
+
+impl FlushEffect {
+    pub fn evident(&self) -> bool {
+        self.ratio >= MIN_FLUSH_EFFECT
+    }
+
+    /// What to tell the user when the flush had no clear effect; `largest_cache_kb` is the
+    /// largest cache known on this host (0 if none).
+    pub fn advice(&self, largest_cache_kb: u64) -> String {
+        let sizes: Vec<String> = self.sizes.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let how = match self.method {
+            Method::OneCall => format!(
+                "the {} KiB flush area may not evict the operands; enlarge it with --flush-kb {}",
+                self.flush_kb,
+                (4 * self.flush_kb).max(2 * largest_cache_kb)
+            ),
+            Method::MultiCall => "the multi-call working sets may not leave the cache; \
+                 try --method one-call with --flush-kb"
+                .to_string(),
+        };
+        format!(
+            "the flushed call at {} is only {:.2}x the in-cache call (expected at least {:.2}x): {how}",
+            sizes.join(" "),
+            self.ratio,
+            MIN_FLUSH_EFFECT
+        )
+    }
+}
+
+/// The flush's effect among `timings`: the smallest working set timed flushed that was also
+/// timed in cache (the first such pair, before any alignment variants).
+pub fn flush_effect(timings: &[Timing]) -> Option<FlushEffect> {
+    timings
+        .iter()
+        .filter(|t| !t.flushed.is_empty())
+        .filter_map(|cold| {
+            let hot = timings.iter().find(|h| {
+                h.flushed.is_empty() && h.sizes == cold.sizes && h.method == cold.method
+            })?;
+            Some((cold, hot))
+        })
+        .min_by_key(|(cold, _)| cold.working_set_bytes)
+        .map(|(cold, hot)| effect(hot, cold))
+}
+
+/// The flush's effect at the smallest point: from `timings` when the point was timed both
+/// ways, else timed once more in cache with the first flushed context's settings (a user who
+/// asked only for flushed timings still learns whether the flush flushed). None when nothing
+/// was flushed.
+pub fn checked_flush_effect(
+    prep: &Prepared,
+    timings: &[Timing],
+    cfgs: &[DriverConfig],
+    timer: Timer,
+) -> Result<Option<FlushEffect>, TimingError> {
+    if let Some(e) = flush_effect(timings) {
+        return Ok(Some(e));
+    }
+    let Some(cold_cfg) = cfgs.iter().find(|c| c.flush != FlushSet::None) else {
+        return Ok(None);
+    };
+    let shapes = crate::run::shapes(&prep.spec)?;
+    let Some(shape) = shapes.iter().min_by_key(|s| s.working_set) else {
+        return Ok(None);
+    };
+    let Some(cold) = timings
+        .iter()
+        .find(|t| !t.flushed.is_empty() && t.sizes == shape.sizes)
+    else {
+        return Ok(None);
+    };
+    let hot_cfg = DriverConfig {
+        flush: FlushSet::None,
+        ..cold_cfg.clone()
+    };
+    let hot = prep.time(shape, &hot_cfg, timer)?;
+    Ok(Some(effect(&hot, cold)))
+}
+
+/// The flush's effect at a sweep's smallest point.
+pub fn sweep_flush_effect(points: &[crate::run::SweepPoint]) -> Option<FlushEffect> {
+    points
+        .iter()
+        .min_by_key(|p| p.hot.working_set_bytes)
+        .map(|p| effect(&p.hot, &p.cold))
+}
+
+fn effect(hot: &Timing, cold: &Timing) -> FlushEffect {
+    FlushEffect {
+        sizes: cold.sizes.clone(),
+        ratio: cold.seconds / hot.seconds,
+        method: cold.method,
+        flush_kb: cold.flush_kb,
+    }
 }
 
 /// The cache levels of an X-Ray report for a sweep's chart: ("L1", bytes), ...
@@ -219,6 +333,49 @@ mod tests {
     }
 
     #[test]
+    fn flush_effect_pairs_the_smallest_flushed_point_with_its_in_cache_twin() {
+        let t = |n: i64, flushed: bool, seconds: f64| Timing {
+            sizes: BTreeMap::from([("N".to_string(), n)]),
+            method: Method::OneCall,
+            flushed: if flushed { vec!["X".into()] } else { vec![] },
+            flush_kb: 1024,
+            calls_per_sample: 1,
+            working_sets: 1,
+            calibration_interval_s: 0.0,
+            working_set_bytes: 16 * n as u64,
+            address_mod_4096: BTreeMap::new(),
+            wall_s: vec![seconds],
+            cpu_s: vec![seconds],
+            wall_min_s: seconds,
+            wall_median_s: seconds,
+            cpu_median_s: seconds,
+            wall_spread: 0.0,
+            cpu_spread: 0.0,
+            flop: None,
+            mflops: None,
+            timer: Timer::Wall,
+            seconds,
+        };
+        let ts = [
+            t(1000, false, 1e-6),
+            t(1000, true, 1.05e-6),
+            t(10, false, 2e-7),
+            t(10, true, 6e-7),
+        ];
+        let e = flush_effect(&ts).unwrap();
+        assert_eq!(e.sizes["N"], 10);
+        assert!((e.ratio - 3.0).abs() < 1e-9 && e.evident());
+        let weak = flush_effect(&ts[..2]).unwrap();
+        assert!(!weak.evident());
+        assert!(
+            weak.advice(32768).contains("--flush-kb 65536"),
+            "{}",
+            weak.advice(32768)
+        );
+        assert!(flush_effect(&ts[..1]).is_none());
+    }
+
+    #[test]
     fn the_timing_document_keeps_the_fields_of_opcost_time_json() {
         let d = TimingDocument {
             format: TimingDocument::FORMAT.into(),
@@ -229,6 +386,7 @@ mod tests {
             sweep: None,
             in_application: None,
             in_application_driver: vec![],
+            flush_effect: None,
         };
         assert_eq!(
             serde_json::to_value(&d).unwrap(),

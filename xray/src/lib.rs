@@ -17,6 +17,7 @@ pub mod cpu;
 pub mod decide;
 pub mod registers;
 pub mod sequence;
+pub mod store;
 pub mod tlb;
 
 use model::hardware::{CacheLevel, CpuInfo, HardwareReport};
