@@ -42,6 +42,43 @@ impl Utc {
         }
     }
 
+    /// Seconds since the Unix epoch (days-from-civil, H. Hinnant's algorithm).
+    pub fn unix(&self) -> i64 {
+        let y = if self.month <= 2 {
+            self.year - 1
+        } else {
+            self.year
+        };
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let mp = (self.month + 9) % 12;
+        let doy = (153 * mp + 2) / 5 + self.day - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        (era * 146097 + doe - 719468) * 86400 + self.seconds_of_day
+    }
+
+    /// Read back what [`Utc::rfc3339`] writes (`2026-11-25T15:04:05Z`, fractions of a second
+    /// ignored), so the age of a dated result can be told; None for anything else.
+    pub fn parse_rfc3339(s: &str) -> Option<Self> {
+        let s = s.trim().strip_suffix('Z')?;
+        let (date, time) = s.split_once('T')?;
+        let num = |t: &str| t.parse::<i64>().ok();
+        let d: Vec<i64> = date.split('-').map(num).collect::<Option<_>>()?;
+        let time = time.split('.').next()?;
+        let t: Vec<i64> = time.split(':').map(num).collect::<Option<_>>()?;
+        let (&[year, month, day], &[h, m, sec]) = (d.as_slice(), t.as_slice()) else {
+            return None;
+        };
+        let valid = (1..=12).contains(&month) && (1..=31).contains(&day);
+        let valid = valid && (0..24).contains(&h) && (0..60).contains(&m) && (0..61).contains(&sec);
+        valid.then_some(Utc {
+            year,
+            month,
+            day,
+            seconds_of_day: h * 3600 + m * 60 + sec,
+        })
+    }
+
     fn hms(&self) -> (i64, i64, i64) {
         let s = self.seconds_of_day;
         (s / 3600, s % 3600 / 60, s % 60)
@@ -73,5 +110,27 @@ mod tests {
         let t = super::Utc::from_unix(1_764_083_045);
         assert_eq!(t.rfc3339(), "2025-11-25T15:04:05Z");
         assert_eq!(t.stamp(), "20251125-150405");
+    }
+
+    #[test]
+    fn rfc3339_reads_back_to_the_same_second() {
+        for secs in [0, 951_782_400, 1_764_083_045, 4_102_444_799] {
+            let t = super::Utc::from_unix(secs);
+            assert_eq!(super::Utc::parse_rfc3339(&t.rfc3339()), Some(t));
+            assert_eq!(t.unix(), secs);
+        }
+        assert_eq!(
+            super::Utc::parse_rfc3339("2026-11-25T15:04:05.25Z").map(|t| t.unix()),
+            super::Utc::parse_rfc3339("2026-11-25T15:04:05Z").map(|t| t.unix())
+        );
+        for bad in [
+            "",
+            "2026-11-25",
+            "2026-13-01T00:00:00Z",
+            "yesterday",
+            "2026-11-25T15:04Z",
+        ] {
+            assert_eq!(super::Utc::parse_rfc3339(bad), None, "{bad}");
+        }
     }
 }
