@@ -42,6 +42,8 @@ enum Command {
     Xray(commands::xray::Args),
     /// Time one routine in a chosen cache context: generated drivers, sweeps, in-application
     Time(commands::time::Args),
+    /// Characterize a cluster's node types through Slurm into a shared folder; follow them
+    Fleet(commands::fleet::Args),
 }
 
 /// A closed pipe (`opcost show FILE | head`) ends the program quietly, as it ends other Unix
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Analyze(a) => commands::analyze::run(a),
         Command::Xray(a) => commands::xray::run(a),
         Command::Time(a) => commands::time::run(a),
+        Command::Fleet(a) => commands::fleet::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

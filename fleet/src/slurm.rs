@@ -59,25 +59,33 @@ fn run(command: &str, args: &[String]) -> Result<String, FleetError> {
         }
     })?;
     if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
         return Err(FleetError::Slurm {
             command: format!("{command} {}", args.join(" ")),
-            message: if err.is_empty() {
-                out.status.to_string()
-            } else {
-                err
-            },
+            message: error_line(&String::from_utf8_lossy(&out.stderr))
+                .unwrap_or_else(|| out.status.to_string()),
         });
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Whether `command` runs here (installed and on PATH).
-pub fn available(command: &str) -> bool {
-    Command::new(command)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+/// The line of a Slurm command's error output that says what went wrong: its `fatal:` line,
+/// else its last line (the lines before are the steps that led there).
+fn error_line(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines
+        .iter()
+        .find(|l| l.contains("fatal:"))
+        .or(lines.last())
+        .map(|l| l.to_string())
+}
+
+/// Whether `command` is installed (on PATH); it may still fail to reach a cluster.
+pub fn installed(command: &str) -> bool {
+    Command::new(command).arg("--version").output().is_ok()
 }
 
 /// Submit a batch script; the job's id. `hold`: it waits for [`release`].
@@ -220,6 +228,20 @@ pub fn parse_sacct(out: &str, job: &str) -> BTreeMap<u32, JobState> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_telling_line_of_an_error() {
+        let e = "squeue: error: DNS SRV lookup failed\nsqueue: fatal: Could not establish a configuration source\n";
+        assert_eq!(
+            error_line(e).unwrap(),
+            "squeue: fatal: Could not establish a configuration source"
+        );
+        let e = "sbatch: error: Batch job submission failed: Invalid partition name specified\n";
+        assert!(error_line(e)
+            .unwrap()
+            .ends_with("Invalid partition name specified"));
+        assert_eq!(error_line(" \n"), None);
+    }
 
     #[test]
     fn job_ids_from_sbatch() {

@@ -7,6 +7,7 @@ use crate::state::{FleetState, TaskRecord};
 use crate::FleetError;
 use model::characterization::Characterization;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What to tell the user about one node type.
@@ -72,8 +73,8 @@ pub struct Report {
     pub format: String,
     pub format_version: u32,
     pub dir: String,
-    /// Whether Slurm was asked (false: its commands are not installed here).
-    pub slurm_asked: bool,
+    /// Why Slurm's view is missing (not installed, not reachable); None when it was asked.
+    pub slurm_note: Option<String>,
     pub nodes: Vec<NodeStatus>,
     pub problems: Vec<Problem>,
 }
@@ -122,18 +123,21 @@ pub fn merge(
     }
 }
 
-/// Slurm's view of the recorded jobs: each array job asked once. None: Slurm not asked.
-pub type Live<'a> = Option<&'a mut dyn FnMut(&str) -> std::collections::BTreeMap<u32, JobState>>;
+/// Slurm's view of one array job's tasks (tests give their own), or why it cannot be had.
+pub type Ask<'a> = &'a mut dyn FnMut(&str) -> Result<BTreeMap<u32, JobState>, String>;
 
 /// The status of every result file the folder or the state file knows, by name.
 pub fn status(dir: &Path) -> Result<Report, FleetError> {
-    let asked = crate::slurm::available("squeue");
-    let mut ask = |job: &str| crate::slurm::task_states(job).unwrap_or_default();
-    status_with(dir, if asked { Some(&mut ask) } else { None })
+    if !crate::slurm::installed("squeue") {
+        return status_with(dir, None);
+    }
+    let mut ask = |job: &str| crate::slurm::task_states(job).map_err(|e| crate::chain(&e));
+    status_with(dir, Some(&mut ask))
 }
 
-/// [`status`] with Slurm's view given (tests give their own).
-pub fn status_with(dir: &Path, mut live: Live) -> Result<Report, FleetError> {
+/// [`status`] with Slurm asked through `live` (None: Slurm's commands are not installed).
+/// Each array job is asked once; after a failure Slurm is not asked again.
+pub fn status_with(dir: &Path, mut live: Option<Ask>) -> Result<Report, FleetError> {
     let folder = folder::scan(dir)?;
     let mut problems = folder.problems.clone();
     let state = FleetState::load(dir).unwrap_or_else(|e| {
@@ -143,26 +147,35 @@ pub fn status_with(dir: &Path, mut live: Live) -> Result<Report, FleetError> {
         });
         FleetState::default()
     });
+    let mut slurm_note = live
+        .is_none()
+        .then(|| "Slurm's squeue is not installed here".to_string());
     let now = export::time::Utc::now().unix();
-    let mut jobs = std::collections::BTreeMap::new();
+    let mut jobs: BTreeMap<String, BTreeMap<u32, JobState>> = BTreeMap::new();
     let mut nodes = Vec::new();
     for result in result_names(&folder, &state) {
         let record = state.task(&result);
-        let job = match (record, live.as_mut()) {
-            (Some(r), Some(ask)) => jobs
-                .entry(r.job_id.clone())
-                .or_insert_with(|| ask(&r.job_id))
-                .get(&r.array_task)
-                .cloned(),
-            _ => None,
-        };
-        nodes.push(row(dir, &folder, &result, record, job, live.is_some(), now));
+        let mut job = None;
+        if let (Some(r), Some(ask), None) = (record, live.as_mut(), &slurm_note) {
+            if !jobs.contains_key(&r.job_id) {
+                match ask(&r.job_id) {
+                    Ok(tasks) => drop(jobs.insert(r.job_id.clone(), tasks)),
+                    Err(e) => slurm_note = Some(format!("Slurm could not be asked: {e}")),
+                }
+            }
+            job = jobs
+                .get(&r.job_id)
+                .and_then(|t| t.get(&r.array_task))
+                .cloned();
+        }
+        let asked = slurm_note.is_none();
+        nodes.push(row(dir, &folder, &result, record, job, asked, now));
     }
     Ok(Report {
         format: "opcost-fleet-status".into(),
         format_version: 1,
         dir: dir.display().to_string(),
-        slurm_asked: live.is_some(),
+        slurm_note,
         nodes,
         problems,
     })

@@ -13,13 +13,15 @@ use std::path::PathBuf;
 #[command(after_help = "Examples:
   opcost compare results/*--gfortran-O0.json results/*--gfortran-O1.json
   opcost compare A.json B.json --reference B --programs fortran-samples/*.f --plot results/compare
+  opcost compare /shared/opcost --programs fortran-samples/linpack.f   # a fleet's folder
 
-A system's name is its file's stem. Measured times come from the validation CSV beside each
+A folder stands for every complete characterization in it (files that are not
+characterizations are named and skipped). A system's name is its file's stem. Measured times come from the validation CSV beside each
 file (results/validation-<stem>.csv, written by `opcost validate`) where it exists.
 With --json -, standard output holds only the JSON and the report goes to standard error.")]
 pub struct Args {
-    /// Characterizations to compare (two or more)
-    #[arg(required = true, num_args = 2.., value_name = "RESULT.json")]
+    /// Characterizations to compare (two or more), or folders of them
+    #[arg(required = true, num_args = 1.., value_name = "RESULT.json|DIR")]
     systems: Vec<PathBuf>,
     /// The system the others are normalized to (a file stem) [default: the first]
     #[arg(long, value_name = "NAME")]
@@ -37,8 +39,8 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     crate::commands::route_report(&[("--json", a.json.as_deref())])?;
-    let systems = a
-        .systems
+    let paths = expand_folders(&a.systems)?;
+    let systems = paths
         .iter()
         .map(|p| System::load(p))
         .collect::<Result<Vec<_>, _>>()?;
@@ -75,8 +77,7 @@ pub fn run(a: Args) -> Result<()> {
     let (comparisons, distributions) = if a.programs.is_empty() {
         (Vec::new(), Vec::new())
     } else {
-        let measured: Vec<Vec<(String, f64)>> =
-            a.systems.iter().map(|p| measured_times(p)).collect();
+        let measured: Vec<Vec<(String, f64)>> = paths.iter().map(|p| measured_times(p)).collect();
         let (c, d) = compare_programs(&systems, reference, &a.programs, &measured, |notes| {
             for n in notes {
                 eprintln!("{n}");
@@ -97,6 +98,35 @@ pub fn run(a: Args) -> Result<()> {
         crate::commands::write_json(j, "the comparison", &doc)?;
     }
     Ok(())
+}
+
+/// The files to compare: each file as it is, each folder's complete characterizations
+/// (its other files named and skipped); two at least.
+fn expand_folders(given: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in given {
+        if !p.is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let folder = fleet::folder::scan(p)?;
+        for problem in &folder.problems {
+            eprintln!("warning: skipping {problem}");
+        }
+        out.extend(folder.complete.into_iter().map(|e| e.path));
+    }
+    if out.len() < 2 {
+        anyhow::bail!(
+            "compare needs two characterizations or more; {} found in {}",
+            out.len(),
+            given
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(out)
 }
 
 /// A table of these columns (the systems' names make them), all left-aligned.

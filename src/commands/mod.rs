@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod catalogue;
 pub mod characterize;
 pub mod compare;
+pub mod fleet;
 pub mod predict;
 pub mod time;
 pub mod validate;

@@ -13,6 +13,13 @@ use std::time::Duration;
   opcost predict --machine results/<machine>--gfortran-O0.json fortran-samples/linpack.f
   opcost predict --machine M.json linpack.stats.json --markdown -
   opcost predict --machine M.json prog.f --run-args input.dat --json pred.json
+  opcost predict --machines /shared/opcost fortran-samples/linpack.f --csv ranking.csv
+
+With --machines DIR (a folder of characterizations, e.g. from `opcost fleet submit`), the
+program is analyzed once and predicted on every complete characterization in DIR, ranked
+fastest first with the 90 % intervals, partition, CPU and host of each; --json, --csv and
+--markdown then export that ranking. Files in DIR that are not characterizations are named
+and skipped.
 
 A .f file is analyzed dynamically first (compiled with the machine's compiler and flags, run
 once with counters); a ProgramStats .json from `opcost analyze --json` is used as it is.
@@ -22,8 +29,11 @@ standard error. A prediction that is not a finite number is an error (exit statu
 The CSV columns are those of docs/exports.md.")]
 pub struct Args {
     /// Characterization of the machine (from `opcost characterize`)
-    #[arg(long, value_name = "RESULT.json")]
-    machine: PathBuf,
+    #[arg(long, value_name = "RESULT.json", required_unless_present = "machines")]
+    machine: Option<PathBuf>,
+    /// A folder of characterizations: predict on each, ranked fastest first
+    #[arg(long, value_name = "DIR", conflicts_with = "machine")]
+    machines: Option<PathBuf>,
     /// Fortran 77 source files of the program, or one ProgramStats JSON file
     #[arg(required = true, value_name = "PROGRAM.f|STATS.json")]
     program: Vec<PathBuf>,
@@ -62,22 +72,23 @@ pub fn run(a: Args) -> Result<()> {
         (Format::Markdown, "--markdown", a.markdown.as_deref()),
     ];
     crate::commands::route_report(&exports.map(|(_, name, t)| (name, t)))?;
-    let machine = Characterization::load(&a.machine)?;
-    let stats = program_stats(
-        &a.program,
-        &machine,
-        &StatsOptions {
-            run_args: a.run_args.clone(),
-            stdin: a.stdin.clone(),
-            time_limit: Duration::from_secs_f64(a.time_limit),
-            program_flags: a
-                .program_flags
-                .as_deref()
-                .map(harness::Compiler::split_flags)
-                .unwrap_or_default(),
-            keep_going: a.keep_going,
-        },
-    )?;
+    let opts = StatsOptions {
+        run_args: a.run_args.clone(),
+        stdin: a.stdin.clone(),
+        time_limit: Duration::from_secs_f64(a.time_limit),
+        program_flags: a
+            .program_flags
+            .as_deref()
+            .map(harness::Compiler::split_flags)
+            .unwrap_or_default(),
+        keep_going: a.keep_going,
+    };
+    let machine = match (&a.machine, &a.machines) {
+        (_, Some(dir)) => return crate::commands::fleet::rank(dir, &a.program, &opts, &exports),
+        (Some(m), None) => Characterization::load(m)?,
+        (None, None) => anyhow::bail!("give --machine FILE or --machines DIR"),
+    };
+    let stats = program_stats(&a.program, &machine, &opts)?;
     for note in &stats.notes {
         eprintln!("{note}");
     }

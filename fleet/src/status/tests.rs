@@ -83,11 +83,11 @@ fn the_report_covers_recorded_tasks_and_files_and_names_bad_ones() {
     let mut asked = Vec::new();
     let mut live = |job: &str| {
         asked.push(job.to_string());
-        BTreeMap::from([
+        Ok(BTreeMap::from([
             (0, JobState::Completed),
             (1, JobState::Running),
             (2, JobState::Pending),
-        ])
+        ]))
     };
     let r = status_with(d.path(), Some(&mut live)).unwrap();
     assert_eq!(asked, ["5"], "one question per array job");
@@ -109,6 +109,26 @@ fn the_report_covers_recorded_tasks_and_files_and_names_bad_ones() {
     assert!(r.nodes[0].age_s.is_some_and(|a| a > 0));
     assert_eq!(r.problems.len(), 1);
     assert!(r.problems[0].to_string().contains("junk.json"));
+}
+
+#[test]
+fn an_unreachable_slurm_is_said_once_and_the_files_speak() {
+    let d = tempfile::tempdir().unwrap();
+    let mut partial = characterization("beta", None);
+    partial.complete = false;
+    write(d.path(), "beta--g.partial.json", &partial);
+    let mut state = FleetState::default();
+    state.record(vec![record("beta--g.json", 0)]);
+    state.save(d.path()).unwrap();
+    let mut live =
+        |_: &str| Err("squeue: fatal: Could not establish a configuration source".to_string());
+    let r = status_with(d.path(), Some(&mut live)).unwrap();
+    assert!(r
+        .slurm_note
+        .as_deref()
+        .unwrap()
+        .contains("configuration source"));
+    assert_eq!(r.nodes[0].progress, Progress::Partial);
 }
 
 #[test]
