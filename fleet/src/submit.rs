@@ -324,6 +324,11 @@ pub struct Submitted {
 /// several), and record its tasks in the state file. A placement that fails cancels the
 /// array: half-placed tasks would run on the wrong nodes.
 pub fn submit(req: &Request, plan: &Plan, job: &Job) -> Result<Submitted, FleetError> {
+    if !slurm::installed("sbatch") {
+        return Err(FleetError::SlurmMissing {
+            command: "sbatch".into(),
+        });
+    }
     let stamp = export::time::Utc::now();
     let script_path = req
         .dir

@@ -19,7 +19,7 @@ pub struct Args {
 #[derive(clap::Subcommand)]
 enum Sub {
     /// Submit a Slurm job array: one characterization per node type into a shared folder
-    Submit(SubmitArgs),
+    Submit(Box<SubmitArgs>),
     /// Per node type: done, running, pending or failed, and how old its characterization is
     Status(StatusArgs),
 }
@@ -117,14 +117,14 @@ pub struct StatusArgs {
 
 pub fn run(a: Args) -> Result<()> {
     match a.command {
-        Sub::Submit(a) => submit(a),
+        Sub::Submit(a) => submit(*a),
         Sub::Status(a) => status(a),
     }
 }
 
 /// An absolute path without requiring it to exist (the job runs in another directory).
 fn absolute(p: &Path) -> Result<PathBuf> {
-    Ok(std::path::absolute(p).with_context(|| format!("cannot resolve {}", p.display()))?)
+    std::path::absolute(p).with_context(|| format!("cannot resolve {}", p.display()))
 }
 
 fn request(a: &SubmitArgs) -> Result<Request> {
