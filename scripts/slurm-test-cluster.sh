@@ -28,10 +28,9 @@ install_missing() {
     local sudo=""
     [[ $(id -u) -eq 0 ]] || sudo="sudo"
     echo "installing slurm-wlm and munge from Debian's packages" >&2
-    if ! apt-cache show slurm-wlm >/dev/null 2>&1; then
-        $sudo apt-get update -qq
-    fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq slurm-wlm munge >&2
+    local install=(env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq slurm-wlm munge)
+    # Package lists that are missing or stale: update them, then try again.
+    "${install[@]}" >&2 || { $sudo apt-get update -qq && "${install[@]}" >&2; }
 }
 
 # A TCP port nobody listens on, from 20000 + a random offset.
@@ -110,8 +109,17 @@ wait_for_node() {
         esac
         sleep 0.5
     done
-    echo "the node did not become idle (state: ${state:-none}); see $dir/log/" >&2
+    echo "the node did not become idle (state: ${state:-none})" >&2
     return 1
+}
+
+# The daemons cannot start here: say which and why (the end of its log, which goes with DIR),
+# stop what did start, exit 3.
+cannot_start() {
+    echo "$1 cannot start here; the end of $2:" >&2
+    tail -n 5 "$2" >&2 2>/dev/null || true
+    stop
+    exit 3
 }
 
 start() {
@@ -121,12 +129,10 @@ start() {
     node=$(hostname -s)
     write_conf "$node" "$(free_port)" "$(free_port)"
     export SLURM_CONF=$dir/slurm.conf
-    start_munge || { echo "munged cannot start: see $dir/munge/munged.log" >&2; exit 3; }
-    slurmctld -c -f "$SLURM_CONF" ||
-        { echo "slurmctld cannot start: see $dir/log/slurmctld.log" >&2; stop; exit 3; }
-    slurmd -f "$SLURM_CONF" -N "$node" ||
-        { echo "slurmd cannot start: see $dir/log/slurmd.log" >&2; stop; exit 3; }
-    wait_for_node "$node" || { stop; exit 3; }
+    start_munge || cannot_start munged "$dir/munge/munged.log"
+    slurmctld -c -f "$SLURM_CONF" || cannot_start slurmctld "$dir/log/slurmctld.log"
+    slurmd -f "$SLURM_CONF" -N "$node" || cannot_start slurmd "$dir/log/slurmd.log"
+    wait_for_node "$node" || cannot_start "the node" "$dir/log/slurmd.log"
     echo "SLURM_CONF=$SLURM_CONF"
 }
 
@@ -148,8 +154,8 @@ stop_pid() {
 stop() {
     export SLURM_CONF=$dir/slurm.conf
     if [[ -f $dir/slurmctld.pid ]]; then
-        scancel --full --quiet --cluster=opcosttest --user="$(id -un)" 2>/dev/null ||
-            scancel --quiet --user="$(id -un)" 2>/dev/null || true
+        # SLURM_CONF points at this cluster only: its jobs are the test's.
+        scancel --quiet --user="$(id -un)" 2>/dev/null || true
         sleep 1
     fi
     stop_pid "$dir/slurmd.pid"

@@ -61,7 +61,12 @@ pub fn rank(stats: &ProgramStats, machines: &[Entry]) -> Ranking {
     if let Some(fastest) = rows.first().cloned() {
         for (i, r) in rows.iter_mut().enumerate() {
             r.rank = i + 1;
-            r.relative_to_fastest = r.predicted_s / fastest.predicted_s;
+            // A zero prediction (no parameter for any counted operation) has no ratio.
+            r.relative_to_fastest = if fastest.predicted_s > 0.0 {
+                r.predicted_s / fastest.predicted_s
+            } else {
+                1.0
+            };
             r.overlaps_fastest = i > 0 && r.ci_low_s <= fastest.ci_high_s;
         }
     }
