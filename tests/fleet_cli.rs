@@ -4,6 +4,8 @@
 //! the parts that need no cluster. The cluster test is skipped, with a message, only where
 //! the daemons cannot start.
 
+mod common;
+
 use assert_cmd::Command;
 use model::characterization::Characterization;
 use serde_json::Value;
@@ -57,7 +59,8 @@ impl Cluster {
 
     /// The opcost binary with this cluster's configuration, run from `cwd`.
     fn opcost(&self, cwd: &Path) -> Command {
-        let mut c = Command::cargo_bin("opcost").unwrap();
+        // The jobs inherit this environment (sbatch exports it), the test cache included.
+        let mut c = common::opcost_cmd().unwrap();
         c.env("SLURM_CONF", self.conf()).current_dir(cwd);
         c
     }
@@ -253,7 +256,7 @@ fn check_ranking(cluster: &Cluster, dir: &Path, work: &Path) {
 #[test]
 fn a_dry_run_prints_the_script_and_submits_nothing() {
     let work = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("opcost")
+    let out = common::opcost_cmd()
         .unwrap()
         .current_dir(work.path())
         .env("PATH", "/nonexistent") // no sbatch: a dry run does not need it
@@ -284,7 +287,7 @@ fn a_dry_run_prints_the_script_and_submits_nothing() {
 #[test]
 fn without_sbatch_submit_says_how_to_install_it() {
     let work = tempfile::tempdir().unwrap();
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .env("PATH", "/nonexistent")
         .args(["fleet", "submit", "--partition", "p1", "--dir"])
@@ -298,7 +301,7 @@ fn without_sbatch_submit_says_how_to_install_it() {
 fn status_names_a_corrupt_file_and_goes_on() {
     let work = tempfile::tempdir().unwrap();
     std::fs::write(work.path().join("broken--gfortran-O0.json"), "{ half").unwrap();
-    Command::cargo_bin("opcost")
+    common::opcost_cmd()
         .unwrap()
         .env("PATH", "/nonexistent")
         .args(["fleet", "status", "--dir"])

@@ -150,7 +150,7 @@ pub fn status_with(dir: &Path, mut live: Option<Ask>) -> Result<Report, FleetErr
     let mut slurm_note = live
         .is_none()
         .then(|| "Slurm's squeue is not installed here".to_string());
-    let now = export::time::Utc::now().unix();
+    let now = export::time::unix_now();
     let mut jobs: BTreeMap<String, BTreeMap<u32, JobState>> = BTreeMap::new();
     let mut nodes = Vec::new();
     for result in result_names(&folder, &state) {
