@@ -332,8 +332,17 @@ impl<'a> Lower<'a> {
         }
         let is_range = args.iter().any(|a| matches!(a, Arg::Range(..)));
         if is_range {
+            // One substring: its bounds are its parts (not a substring each).
             let mut parts = vec![Expr::Variable(self.operand(n))];
-            parts.extend(self.args(args));
+            for a in args {
+                match a {
+                    Arg::Range(lo, hi) => {
+                        parts.extend(lo.iter().chain(hi.iter()).map(|e| self.expr(e)))
+                    }
+                    Arg::Expr(e) | Arg::Keyword(_, e) => parts.push(self.expr(e)),
+                    Arg::AltReturn(_) => {}
+                }
+            }
             return Expr::Opaque {
                 kind: "character substring".into(),
                 ty: Type::Character,
@@ -1940,6 +1949,13 @@ mod tests {
         assert_eq!(c.get(Param::ARSL), 1);
         assert_eq!(c.get(Param::SRSL), 1);
         assert_eq!(c.get(Param::PROC), 0);
+    }
+
+    #[test]
+    fn a_substring_is_one_uncharacterized_operation() {
+        let q = prog("      CHARACTER*16 S, T\n      S = T(1:8)\n      END\n");
+        let c = total(&q);
+        assert_eq!(c.uncharacterized.get("character substring"), Some(&1), "{c:?}");
     }
 
     #[test]
