@@ -1955,7 +1955,11 @@ mod tests {
     fn a_substring_is_one_uncharacterized_operation() {
         let q = prog("      CHARACTER*16 S, T\n      S = T(1:8)\n      END\n");
         let c = total(&q);
-        assert_eq!(c.uncharacterized.get("character substring"), Some(&1), "{c:?}");
+        assert_eq!(
+            c.uncharacterized.get("character substring"),
+            Some(&1),
+            "{c:?}"
+        );
     }
 
     #[test]
