@@ -171,12 +171,24 @@ pub fn task_states(job: &str) -> Result<BTreeMap<u32, JobState>, FleetError> {
 
 /// squeue `--format=%F|%K|%T` lines (array job id, task index, state) of one array job.
 pub fn parse_squeue(out: &str, job: &str) -> BTreeMap<u32, JobState> {
+    states_of_lines(out, job, |line| {
+        let f: Vec<&str> = line.split('|').collect();
+        match f[..] {
+            [array, task, state] => Some((array, task, state)),
+            _ => None,
+        }
+    })
+}
+
+/// The states of one array job's tasks from Slurm's lines, each split by `fields` into
+/// (array job id, task index or range, state); lines of other jobs are skipped.
+fn states_of_lines<'a>(
+    out: &'a str,
+    job: &str,
+    fields: impl Fn(&'a str) -> Option<(&'a str, &'a str, &'a str)>,
+) -> BTreeMap<u32, JobState> {
     let mut states = BTreeMap::new();
-    for line in out.lines() {
-        let f: Vec<&str> = line.trim().split('|').collect();
-        let [array, task, state] = f[..] else {
-            continue;
-        };
+    for (array, task, state) in out.lines().filter_map(|l| fields(l.trim())) {
         if array != job {
             continue;
         }
@@ -205,24 +217,11 @@ fn task_indices(s: &str) -> Option<Vec<u32>> {
 
 /// sacct `--parsable2 --format=JobID,State` lines (`1234_0|COMPLETED`) of one array job.
 pub fn parse_sacct(out: &str, job: &str) -> BTreeMap<u32, JobState> {
-    let mut states = BTreeMap::new();
-    for line in out.lines() {
-        let Some((id, state)) = line.trim().split_once('|') else {
-            continue;
-        };
-        let Some((array, task)) = id.split_once('_') else {
-            continue;
-        };
-        if array != job {
-            continue;
-        }
-        if let (Some(tasks), Some(s)) = (task_indices(task), JobState::parse(state)) {
-            for t in tasks {
-                states.insert(t, s.clone());
-            }
-        }
-    }
-    states
+    states_of_lines(out, job, |line| {
+        let (id, state) = line.split_once('|')?;
+        let (array, task) = id.split_once('_')?;
+        Some((array, task, state))
+    })
 }
 
 #[cfg(test)]
