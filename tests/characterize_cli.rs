@@ -642,3 +642,60 @@ fn the_default_result_goes_to_the_results_folder_given() {
         "{made:?}"
     );
 }
+
+/// Issue 27's round trip: an optimized characterization is written, read back and predicts
+/// with; no number in it is missing or not finite (a statement the compiler removed must
+/// not leave a NaN behind).
+#[test]
+fn an_o2_characterization_round_trips_into_a_prediction() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o2.json");
+    common::opcost_cmd()
+        .unwrap()
+        .args(["characterize", "--quick", "--no-xray", "--flags", "-O2"])
+        .arg("--out")
+        .arg(&out)
+        .arg("--cache-dir")
+        .arg(dir.path().join("cache"))
+        .assert()
+        .success();
+    let doc = read(&out);
+    // The self-check compares statements the compiler may have removed: 0 ns against 0 ns
+    // must still give a number.
+    let checks = doc["self_check"].as_array().unwrap();
+    assert!(!checks.is_empty());
+    for c in checks {
+        assert!(
+            c["error_percent"].as_f64().is_some_and(f64::is_finite),
+            "{c}"
+        );
+    }
+    assert_eq!(doc["compiler"]["flags"][0], "-O2");
+    for p in doc["parameters"].as_array().unwrap() {
+        let e = &p["estimate"];
+        assert!(e["mean_ns"].as_f64().unwrap().is_finite(), "{p}");
+    }
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("fortran-samples/sieve.f");
+    let pred = common::opcost_cmd()
+        .unwrap()
+        .args(["predict", "--machine"])
+        .arg(&out)
+        .arg(&sample)
+        .args(["--json", "-"])
+        .output()
+        .unwrap();
+    assert!(
+        pred.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pred.stderr)
+    );
+    let v: Value = serde_json::from_slice(&pred.stdout).expect("the prediction as JSON");
+    let t = &v["total"]["time"];
+    let mean = t["mean_ns"].as_f64().unwrap();
+    assert!(mean.is_finite() && mean > 0.0, "{v:#}");
+    assert!(t["ci_low_ns"].as_f64().unwrap() <= mean && mean <= t["ci_high_ns"].as_f64().unwrap());
+}
