@@ -163,7 +163,8 @@ pub fn run(a: Args) -> Result<()> {
     // Check the spec against the routine before measuring anything.
     timing::check::check_routine(&spec)?;
     let needs_flush = a.sweep || flushes.iter().any(|f| *f != FlushSet::None);
-    let (hw, flush_kb) = flush_area(&a, needs_flush, &compiler)?;
+    let os_largest = harness::machine_info().largest_os_cache_bytes();
+    let (hw, flush_kb) = flush_area(&a, needs_flush, &compiler, os_largest)?;
     let limit = Duration::from_secs(a.time_limit);
     let prep = timing::run::prepare(spec, compiler, limit)?;
     let cfg = |flush: FlushSet| DriverConfig {
@@ -222,13 +223,7 @@ pub fn run(a: Args) -> Result<()> {
         }
     };
     if let Some(e) = flush_effect.as_ref().filter(|e| !e.evident()) {
-        let largest_kb = hw
-            .iter()
-            .flat_map(|h| h.caches.iter().map(|c| c.capacity_bytes))
-            .chain([harness::machine_info().largest_os_cache_bytes()])
-            .max()
-            .unwrap_or(0)
-            >> 10;
+        let largest_kb = timing::largest_cache_bytes(hw.as_ref(), os_largest).unwrap_or(0) >> 10;
         eprintln!("warning: {}", e.advice(largest_kb));
     }
     let (app, matched) = if a.in_app {
@@ -263,6 +258,7 @@ fn flush_area(
     a: &Args,
     needs_flush: bool,
     compiler: &harness::Compiler,
+    os_largest: u64,
 ) -> Result<(Option<HardwareReport>, u64)> {
     let hw = if (needs_flush && a.flush_kb.is_none()) || a.plot.is_some() || a.machine.is_some() {
         Some(hardware(a, compiler)?)
@@ -271,11 +267,8 @@ fn flush_area(
     };
     let flush_kb = match a.flush_kb {
         Some(k) => k,
-        None if needs_flush => {
-            let os = harness::machine_info().largest_os_cache_bytes();
-            timing::flush_kb_from(hw.as_ref(), os)
-                .context("neither X-Ray nor the OS reported a cache; pass --flush-kb N")?
-        }
+        None if needs_flush => timing::flush_kb_from(hw.as_ref(), os_largest)
+            .context("neither X-Ray nor the OS reported a cache; pass --flush-kb N")?,
         None => 0,
     };
     if needs_flush && flush_kb == 0 {

@@ -47,17 +47,22 @@ pub enum TimingError {
     Other(String),
 }
 
-/// Flush-area size: twice the largest cache by any evidence, X-Ray's measured capacities or
-/// the size the operating system reports, whichever is larger (Whaley & Castaldo section 3
-/// asks for a flush area that overflows the cache; twice its capacity gives LRU and
-/// pseudo-random replacement room). X-Ray's *effective* capacity of a shared last level is
-/// what other tenants leave free at the time, well below the cache itself, so it alone can
-/// leave operands in cache. `None` when neither knows a cache.
-pub fn flush_kb_from(report: Option<&HardwareReport>, os_largest_bytes: u64) -> Option<u64> {
+/// The largest cache by any evidence, bytes: X-Ray's measured capacities or the size the
+/// operating system reports (`os_largest_bytes`, 0 when it reports none), whichever is larger.
+/// X-Ray's *effective* capacity of a shared last level is what other tenants leave free at
+/// the time, well below the cache itself. `None` when neither knows a cache.
+pub fn largest_cache_bytes(report: Option<&HardwareReport>, os_largest_bytes: u64) -> Option<u64> {
     report
         .into_iter()
         .flat_map(|r| r.caches.iter().map(|c| c.capacity_bytes))
         .chain((os_largest_bytes > 0).then_some(os_largest_bytes))
         .max()
-        .map(|b| (2 * b).div_ceil(1024))
+}
+
+/// Flush-area size, KiB: twice [`largest_cache_bytes`] (Whaley & Castaldo section 3 asks for
+/// a flush area that overflows the cache; twice its capacity gives LRU and pseudo-random
+/// replacement room, and the OS's size keeps an effective X-Ray capacity from leaving
+/// operands in cache).
+pub fn flush_kb_from(report: Option<&HardwareReport>, os_largest_bytes: u64) -> Option<u64> {
+    largest_cache_bytes(report, os_largest_bytes).map(|b| (2 * b).div_ceil(1024))
 }

@@ -95,22 +95,16 @@ pub fn lookup(
     now_unix_s: i64,
 ) -> Result<CachedReport, Miss> {
     let full = read_entry(&entry_path(dir, host, false), host, now_unix_s);
-    match full {
-        Ok(e) => Ok(e),
-        Err(Miss::Absent) if !quick_ok => {
-            match read_entry(&entry_path(dir, host, true), host, now_unix_s) {
-                Ok(_) => Err(Miss::OnlyQuick),
-                Err(_) => Err(Miss::Absent),
-            }
-        }
-        Err(why) if !quick_ok => Err(why),
-        Err(why) => read_entry(&entry_path(dir, host, true), host, now_unix_s).map_err(|q| {
-            if q == Miss::Absent {
-                why
-            } else {
-                q
-            }
-        }),
+    if full.is_ok() {
+        return full;
+    }
+    let quick = read_entry(&entry_path(dir, host, true), host, now_unix_s);
+    match (full, quick) {
+        (_, Ok(q)) if quick_ok => Ok(q),
+        (Err(Miss::Absent), Ok(_)) => Err(Miss::OnlyQuick),
+        // For a quick request, the quick entry's own fault says more than a missing full one.
+        (_, Err(q)) if quick_ok && q != Miss::Absent => Err(q),
+        (full, _) => full,
     }
 }
 
