@@ -358,6 +358,7 @@ fn loop_stats(
                 longest_chain: l.longest_chain,
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,
+                memory_instructions: None,
                 consequent_runs: counters
                     .map(|c| {
                         (l.first..=l.last)

@@ -239,7 +239,7 @@ struct Built {
     experiments: Vec<Experiment>,
     /// Instructions of one pass of each experiment's loop in the compiler's assembly (rule
     /// 17); None when the assembly has no line directives.
-    instructions: Vec<Option<u64>>,
+    instructions: Vec<Option<harness::Mix>>,
 }
 
 fn build(
@@ -320,8 +320,8 @@ fn build(
     })
 }
 
-/// The instructions of one pass of each test's loop in the assembly of the tests (rule 17:
-/// INST divides by them). The listing is kept beside the build and made again with it. A
+/// The instructions of one pass of each test's loop in the assembly of the tests, and of
+/// those the ones that access memory (rule 17: INST and MEMO divide by them). The listing is kept beside the build and made again with it. A
 /// compiler whose assembly has no line directives (flang-new 16 ignores -g) gives None: INST
 /// is then not measured.
 fn pass_instructions(
@@ -329,7 +329,7 @@ fn pass_instructions(
     program: &fortran::TestProgram,
     tests: &Path,
     fresh: bool,
-) -> Vec<Option<u64>> {
+) -> Vec<Option<harness::Mix>> {
     // `line_instructions` writes the listing beside the source, where a fresh build finds it.
     let asm = tests.with_extension("s");
     let listing = if fresh && asm.exists() {
@@ -340,12 +340,17 @@ fn pass_instructions(
     }
     .filter(|li| !li.is_empty());
     let name = tests.display().to_string();
+    let memory = listing.as_ref().map(|li| li.memory_only());
     program
         .pass_ranges
         .iter()
         .map(|r| {
-            let li = listing.as_ref()?;
-            Some(r.clone().map(|line| li.at(&name, line as u32)).sum())
+            let (li, memory) = (listing.as_ref()?, memory.as_ref()?);
+            let lines = || r.clone().map(|line| line as u32);
+            Some(harness::Mix {
+                all: lines().map(|line| li.at(&name, line)).sum(),
+                memory: lines().map(|line| memory.at(&name, line)).sum(),
+            })
         })
         .collect()
 }
@@ -538,9 +543,14 @@ pub fn host_speed(
 /// the instructions of that pass in the assembly. A ratio, not a difference of two tests:
 /// the host's drift between two tests (10-50 % over seconds) made the difference wander
 /// from 0.059 to 0.095 ns in four runs. None when the instructions were not recorded.
-fn instruction_issue(result: &Characterization, g: &Group) -> Option<Measured> {
+/// MEMO the same over the pass's instructions that load or store.
+fn instruction_issue(result: &Characterization, g: &Group, memory: bool) -> Option<Measured> {
     let rec = result.experiment(g.experiments.first()?)?;
-    let instructions = rec.instructions? as f64;
+    let instructions = if memory {
+        rec.memory_instructions?
+    } else {
+        rec.instructions?
+    } as f64;
     let pass = pass_time(result, rec);
     Some(Measured {
         value: pass.value / instructions,
@@ -593,10 +603,11 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
         if !g.all_experiments().iter().all(|n| bodies.contains_key(n)) {
             continue;
         }
-        // INST and WIND are ratios of one test's pass time, not solved from counts.
+        // INST, MEMO and WIND are ratios of one test's pass time, not solved from counts.
         let direct = match g.unknowns.as_slice() {
             [Param::WIND] => Some(window_in_flight(result, g, &exps, &known)),
-            [Param::INST] => Some(instruction_issue(result, g)),
+            [Param::INST] => Some(instruction_issue(result, g, false)),
+            [Param::MEMO] => Some(instruction_issue(result, g, true)),
             _ => None,
         };
         if let Some(measured) = direct {
@@ -739,6 +750,7 @@ fn parse_observations(
         iterations: limit,
         observations_s: obs,
         instructions: None,
+        memory_instructions: None,
         test_fingerprint: Some(e.fingerprint()),
     })
 }
@@ -854,7 +866,8 @@ pub fn run(
             return Err(CharacterizeError::Interrupted { done, total });
         }
         let mut record = parse_observations(e, &params, &out)?;
-        record.instructions = built.instructions[i];
+        record.instructions = built.instructions[i].map(|m| m.all);
+        record.memory_instructions = built.instructions[i].map(|m| m.memory);
         add_observations(result, record);
         solve_parameters(result)?;
         result.wall_time_s = already + start.elapsed().as_secs_f64();
@@ -980,6 +993,7 @@ fn add_observations(result: &mut Characterization, record: ExperimentRecord) {
         // recalibrated ran a different count).
         Some(old) => {
             old.instructions = record.instructions.or(old.instructions);
+            old.memory_instructions = record.memory_instructions.or(old.memory_instructions);
             old.test_fingerprint = old.test_fingerprint.take().or(record.test_fingerprint);
             old.observations_s.extend(
                 record
@@ -1090,6 +1104,34 @@ mod tests {
         let msg = err.to_string();
         assert!(msg.contains("DRSL (experiment DRSL)"), "{msg}");
         assert!(msg.contains("Error"), "compiler message shown: {msg}");
+    }
+
+    /// Rule 17's two issue tests, built by gfortran -O0 and counted in its assembly: INST's
+    /// body is mostly register arithmetic, MEMO's mostly loads and stores, so each measures
+    /// the limit it is named for.
+    #[test]
+    fn the_issue_tests_differ_in_their_share_of_memory_accesses() {
+        let Ok(compiler) = Compiler::find(None, &["-O0".to_string()]) else {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        };
+        let (exps, groups) = plan(Some(&[Param::INST, Param::MEMO]));
+        let dir = tempfile::tempdir().unwrap();
+        let opts = Options {
+            cache_dir: dir.path().to_path_buf(),
+            ..Options::quick()
+        };
+        let built = build(&compiler, &opts, exps, &groups).unwrap();
+        let share = |name: &str| {
+            let i = built.experiments.iter().position(|e| e.name == name).unwrap();
+            let mix = built.instructions[i].expect("line directives in gfortran's assembly");
+            // Sixteen statements of several instructions each, and the loop's control.
+            assert!(mix.all > 16 * 4, "{name}: {mix:?}");
+            mix.memory as f64 / mix.all as f64
+        };
+        let (inst, memo) = (share("INST"), share("MEMO"));
+        assert!(inst < 0.4, "INST's body accesses memory in {inst:.2} of its instructions");
+        assert!(memo > 0.45, "MEMO's body accesses memory in {memo:.2} of its instructions");
     }
 
     #[test]

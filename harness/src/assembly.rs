@@ -1,11 +1,35 @@
 //! Machine instructions the compiler emits for each source line, read from its assembly
 //! (`-S -g`: every run of instructions follows a `.loc FILE LINE COLUMN` directive). The
 //! characterizer counts a test body's instructions with it and the predictor a loop's, so a
-//! loop can be bounded by the rate the CPU issues instructions at (rule 17).
+//! loop can be bounded by the rate the CPU issues instructions at (rule 17). Of those, the
+//! instructions that access memory are counted apart: the memory pipes bound a loop whose
+//! instructions mostly load and store, as -O0 code does (rule 17, MEMO).
 
 use crate::compiler::{CompileError, Compiler};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// A count of instructions, and of those the ones that access memory (a load or a store:
+/// an x86 memory operand `...(...)` other than `lea`'s address, a push, pop, call or return;
+/// an AArch64 `[...]` operand).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Mix {
+    pub all: u64,
+    pub memory: u64,
+}
+
+impl Mix {
+    fn one(memory: bool) -> Mix {
+        Mix {
+            all: 1,
+            memory: memory as u64,
+        }
+    }
+    fn add(&mut self, other: Mix) {
+        self.all += other.all;
+        self.memory += other.memory;
+    }
+}
 
 /// Instructions by (source file name as the assembly gives it, 1-based line).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -23,7 +47,7 @@ pub struct LineInstructions {
 /// The run of consecutive instructions of one line that the parser is in.
 struct Run {
     key: (String, u32),
-    len: u64,
+    len: Mix,
     first: bool,
 }
 
@@ -35,7 +59,7 @@ impl LineInstructions {
         let mut by_line = BTreeMap::new();
         let mut at: Option<(String, u32)> = None;
         // Each line's first run, and whether a label ended it.
-        let mut first_runs: BTreeMap<(String, u32), (u64, bool)> = BTreeMap::new();
+        let mut first_runs: BTreeMap<(String, u32), (Mix, bool)> = BTreeMap::new();
         let mut run: Option<Run> = None;
         let mut after_branch = LineCounts::new();
         for raw in asm.lines() {
@@ -73,18 +97,19 @@ impl LineInstructions {
                 d if d.starts_with('.') => {}
                 _ => {
                     if let Some(key) = &at {
-                        *by_line.entry(key.clone()).or_insert(0) += 1;
+                        let one = Mix::one(accesses_memory(first, line[first.len()..].trim()));
+                        by_line.entry(key.clone()).or_insert_with(Mix::default).add(one);
                         if let Some(n) = after_branch.get_mut(key) {
-                            *n += 1;
+                            n.add(one);
                         } else if is_conditional_jump(first) {
-                            after_branch.insert(key.clone(), 0);
+                            after_branch.insert(key.clone(), Mix::default());
                         }
                         let r = run.get_or_insert_with(|| Run {
                             key: key.clone(),
-                            len: 0,
+                            len: Mix::default(),
                             first: !first_runs.contains_key(key),
                         });
-                        r.len += 1;
+                        r.len.add(one);
                     }
                 }
             }
@@ -92,7 +117,9 @@ impl LineInstructions {
         end_run(&mut run, false, &mut first_runs);
         let set_up = first_runs
             .into_iter()
-            .filter(|(key, (len, by_label))| *by_label && by_line.get(key).copied() > Some(*len))
+            .filter(|(key, (len, by_label))| {
+                *by_label && by_line.get(key).is_some_and(|l: &Mix| l.all > len.all)
+            })
             .map(|(key, (len, _))| (key, len))
             .collect();
         LineInstructions {
@@ -109,7 +136,28 @@ impl LineInstructions {
 
     /// Instructions emitted for `line` of `file` (matched by file name, without directories).
     pub fn at(&self, file: &str, line: u32) -> u64 {
-        count_at(&self.by_line, file, line)
+        count_at(&self.by_line, file, line).all
+    }
+
+    /// The same listing counting only the instructions that access memory ([`Mix::memory`]):
+    /// its `at`, `set_up_at` and `after_branch_at` give memory accesses.
+    pub fn memory_only(&self) -> LineInstructions {
+        let project = |c: &LineCounts| -> LineCounts {
+            c.iter()
+                .map(|(k, m)| {
+                    let memory = Mix {
+                        all: m.memory,
+                        memory: m.memory,
+                    };
+                    (k.clone(), memory)
+                })
+                .collect()
+        };
+        LineInstructions {
+            by_line: project(&self.by_line),
+            set_up: project(&self.set_up),
+            after_branch: project(&self.after_branch),
+        }
     }
 
     /// Of [`LineInstructions::at`], the instructions that set a loop up on `line`: the
@@ -117,13 +165,13 @@ impl LineInstructions {
     /// statement's bounds and first value, before the loop's head). Rule 17 leaves them out
     /// of the loop's iterations (LOIN charges the set-up).
     pub fn set_up_at(&self, file: &str, line: u32) -> u64 {
-        count_at(&self.set_up, file, line)
+        count_at(&self.set_up, file, line).all
     }
 
     /// Of [`LineInstructions::at`], the instructions after the line's first conditional jump
     /// (a logical IF's consequent; rule 17 weights them by the consequent's runs).
     pub fn after_branch_at(&self, file: &str, line: u32) -> u64 {
-        count_at(&self.after_branch, file, line)
+        count_at(&self.after_branch, file, line).all
     }
 
     /// Whether the listing had any line information (flang-new 16 writes none).
@@ -143,7 +191,7 @@ impl LineInstructions {
 fn end_run(
     run: &mut Option<Run>,
     by_label: bool,
-    first_runs: &mut BTreeMap<(String, u32), (u64, bool)>,
+    first_runs: &mut BTreeMap<(String, u32), (Mix, bool)>,
 ) {
     if let Some(r) = run.take() {
         if r.first {
@@ -153,18 +201,38 @@ fn end_run(
 }
 
 /// Instructions by (file name, line).
-type LineCounts = BTreeMap<(String, u32), u64>;
+type LineCounts = BTreeMap<(String, u32), Mix>;
 
 /// `counts` at `line` of `file` (matched by file name, without directories); 0 if absent.
-fn count_at(counts: &LineCounts, file: &str, line: u32) -> u64 {
-    counts.get(&(file_name(file), line)).copied().unwrap_or(0)
+fn count_at(counts: &LineCounts, file: &str, line: u32) -> Mix {
+    counts
+        .get(&(file_name(file), line))
+        .copied()
+        .unwrap_or_default()
 }
 
 /// Add `from`'s counts to `into`'s, line by line.
 fn add_counts(into: &mut LineCounts, from: LineCounts) {
     for (k, v) in from {
-        *into.entry(k).or_insert(0) += v;
+        into.entry(k).or_insert_with(Mix::default).add(v);
     }
+}
+
+/// Whether an instruction loads or stores: an x86 (AT&T) memory operand `disp(base, index)`
+/// other than `lea`'s, which only computes the address, or a `nop`'s padding operand; a push,
+/// pop, call or return (the stack); an AArch64 `[...]` operand.
+fn accesses_memory(mnemonic: &str, operands: &str) -> bool {
+    if ["lea", "nop", "prefetch"]
+        .iter()
+        .any(|m| mnemonic.starts_with(m))
+    {
+        return false;
+    }
+    operands.contains('(')
+        || operands.contains('[')
+        || ["push", "pop", "call", "ret"]
+            .iter()
+            .any(|m| mnemonic.starts_with(m))
 }
 
 /// A conditional branch: x86's `j..` other than `jmp`, AArch64's `b.cond`, `cbz`, `tbz` and
@@ -216,6 +284,30 @@ mod tests {
         assert_eq!(li.at("/some/dir/p.f", 4), 2);
         assert_eq!(li.at("p.f", 5), 0);
         assert!(LineInstructions::parse("\tmovl $1, %eax\n").is_empty());
+        // Of those, the push and the load and the return access memory; the move between
+        // registers and the nop do not.
+        let memory = li.memory_only();
+        assert_eq!(memory.at("p.f", 3), 1);
+        assert_eq!(memory.at("p.f", 4), 2);
+    }
+
+    #[test]
+    fn memory_operands_are_told_from_addresses_and_registers() {
+        for (text, memory) in [
+            ("movss -432(%rbp,%rax,4), %xmm0", true),
+            ("addss -16(%rbp), %xmm0", true),
+            ("movss %xmm0, -432(%rbp,%rax,4)", true),
+            ("movss .LC0(%rip), %xmm0", true),
+            ("leaq (%rdx,%rdi), %r9", false),
+            ("imulq %rax, %rdi", false),
+            ("nopw 0(%rax,%rax,1)", false),
+            ("call _gfortran_st_write", true),
+            ("ldr x0, [sp, 16]", true),
+            ("add x0, x0, 1", false),
+        ] {
+            let (m, ops) = text.split_once(' ').unwrap();
+            assert_eq!(accesses_memory(m, ops.trim()), memory, "{text}");
+        }
     }
 
     /// `text` compiled by gfortran -O0 as file `name` and counted by line; None (the test

@@ -9,7 +9,7 @@ pub mod compiler;
 pub mod host;
 pub mod run;
 
-pub use assembly::LineInstructions;
+pub use assembly::{LineInstructions, Mix};
 pub use compiler::{CompileError, Compiler, CompilerError};
 pub use host::{machine_info, machine_slug};
 pub use run::{run_limited, run_streaming, CpuUsage, RunError, RunOutput};

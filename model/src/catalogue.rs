@@ -88,6 +88,9 @@ pub enum Operation {
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
+    /// One instruction of a loop body that loads or stores, issued at the rate the CPU's
+    /// memory pipes sustain (rule 17).
+    MemoryIssue,
 }
 
 impl Operation {
@@ -130,6 +133,7 @@ impl Operation {
             Operation::Sqrt => "square root",
             Operation::Remainder => "remainder (MOD of reals, fmod)",
             Operation::Window => "instructions in flight (out-of-order window)",
+            Operation::MemoryIssue => "memory access issue in a loop body",
         }
     }
 }
@@ -368,6 +372,7 @@ catalogue! {
     QMDS = 114, 13, Remainder, Real, Single, Local, false;
     QMDD = 115, 13, Remainder, Real, Double, Local, false;
     WIND = 116, 10, Window, None, None, None, false;
+    MEMO = 117, 10, MemoryIssue, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -480,6 +485,7 @@ impl Param {
             BMIS | BMIR => "ns per miss",
             DUMA => "ns per use of a dummy",
             INST => "ns per instruction",
+            MEMO => "ns per memory access instruction",
             WIND => "instructions in flight (a count, not a time)",
             CSTA => "ns per store",
             p if p.cost_kind() == CostKind::Latency => "ns per link",
@@ -494,7 +500,7 @@ impl Param {
             ARR4 | ARRN => "Saavedra-Barrera's section 4.2.4",
             BMIS | BMIR => "rule 15",
             DUMA => "rule 16",
-            INST => "rule 17",
+            INST | MEMO => "rule 17",
             CSTA => "rule 18",
             WIND => "rule 19",
             MODS | MODD => "rule 9",
@@ -617,8 +623,8 @@ mod tests {
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
         // Saavedra-Barrera's 74, 30 latencies, BMIS, DUMA, BMIR, INST, CSTA, the four of
-        // fmod, WIND.
-        assert_eq!(Param::measured().count(), 74 + 30 + 5 + 4 + 1);
+        // fmod, WIND, MEMO.
+        assert_eq!(Param::measured().count(), 74 + 30 + 5 + 4 + 1 + 1);
     }
 
     #[test]

@@ -208,6 +208,10 @@ pub struct ExperimentRecord {
     /// before rule 17.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<u64>,
+    /// Of `instructions`, those that load or store (rule 17: MEMO divides by them). Absent
+    /// where `instructions` is and in files made before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_instructions: Option<u64>,
     /// Fingerprint of the test as it was measured (its initial values and body): a later
     /// version that changes the test measures it again on `--resume` instead of mixing the
     /// two. Absent in files made before it was recorded.

@@ -86,6 +86,9 @@ pub struct LoopStats {
     /// it for each machine it predicts for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<u64>,
+    /// Of `instructions`, those that load or store (rule 17), filled with them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_instructions: Option<u64>,
     /// The loop's logical IFs whose consequent has its own count: (line, runs of the
     /// consequent in that run). The consequent's instructions run that often, not as often as
     /// the line (rule 17; absent in older files).

@@ -28,15 +28,16 @@ pub enum IssueError {
     NoLineDirectives(String),
 }
 
-/// Fill `instructions` of every loop of `stats` that has its iterations (a dynamic analysis),
-/// as `machine`'s compiler and flags build the sources. On an error every loop is left
-/// without (the prediction then has no issue bound).
+/// Fill `instructions` and `memory_instructions` of every loop of `stats` that has its
+/// iterations (a dynamic analysis), as `machine`'s compiler and flags build the sources. On
+/// an error every loop is left without (the prediction then has no issue bound).
 pub fn fill_loop_instructions(
     stats: &mut ProgramStats,
     machine: &Characterization,
 ) -> Result<(), IssueError> {
     for l in &mut stats.loops {
         l.instructions = None;
+        l.memory_instructions = None;
     }
     if stats.loops.iter().all(|l| l.iterations.is_none()) {
         return Ok(());
@@ -65,28 +66,31 @@ pub fn fill_loop_instructions(
             }
         }
     }
-    let counted: Vec<Option<u64>> = stats
+    let memory = lines.memory_only();
+    let count = |l: &model::program_stats::LoopStats, lines: &LineInstructions| {
+        let n = l.iterations?;
+        Some(rules::loop_instructions(
+            l.first_line..=l.last_line,
+            n,
+            |line| lines.at(&l.file, line),
+            |line| lines.set_up_at(&l.file, line),
+            |line| runs.get(&(l.file.as_str(), line)).copied(),
+            |line| {
+                l.consequent_runs
+                    .iter()
+                    .find(|(at, _)| *at == line)
+                    .map(|&(_, taken)| (lines.after_branch_at(&l.file, line), taken))
+            },
+        ))
+    };
+    let counted: Vec<_> = stats
         .loops
         .iter()
-        .map(|l| {
-            let n = l.iterations?;
-            Some(rules::loop_instructions(
-                l.first_line..=l.last_line,
-                n,
-                |line| lines.at(&l.file, line),
-                |line| lines.set_up_at(&l.file, line),
-                |line| runs.get(&(l.file.as_str(), line)).copied(),
-                |line| {
-                    l.consequent_runs
-                        .iter()
-                        .find(|(at, _)| *at == line)
-                        .map(|&(_, taken)| (lines.after_branch_at(&l.file, line), taken))
-                },
-            ))
-        })
+        .map(|l| (count(l, &lines), count(l, &memory)))
         .collect();
-    for (l, c) in stats.loops.iter_mut().zip(counted) {
-        l.instructions = c;
+    for (l, (all, memory)) in stats.loops.iter_mut().zip(counted) {
+        l.instructions = all;
+        l.memory_instructions = memory;
     }
     Ok(())
 }

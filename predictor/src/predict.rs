@@ -134,7 +134,7 @@ fn loop_excess(
             cost(r).map(|c| (times * c, r.scaled(times.round() as u64)))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0));
-    let inst = table.get(&Param::INST).copied();
+    let issue = issue_bound(l, table);
     // The rows of `counts` scaled by `share`, and their variance.
     let scaled_rows = |counts: &OpCounts, share: f64| -> (Vec<WaitRow>, f64) {
         let mut var = 0.0;
@@ -154,30 +154,33 @@ fn loop_excess(
     // instructions than iterations means its lines were not found in the assembly (an
     // iteration is at least a compare and a branch): its operations' sum stands.
     let calls = body.params.contains_key(&Param::PROC);
-    let charged_by_issue = match (l.instructions, inst) {
-        (Some(i), Some((v, se, _))) if !calls && i as f64 >= n => Some((i as f64, v, se)),
-        _ => None,
-    };
-    if let Some((i, inst_ns, inst_se)) = charged_by_issue {
+    let charged_by_issue = issue.filter(|_| !calls && l.instructions.unwrap_or(0) as f64 >= n);
+    if let Some(IssueBound {
+        param,
+        count: i,
+        ns: issue_ns,
+        sd,
+    }) = charged_by_issue
+    {
         let of =
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
         // Rule 19: the iterations the window overlaps pace the loop's longest chain.
         let window = table.get(&Param::WIND).map_or(0.0, |w| {
-            cost(&l.longest_chain).map_or(0.0, |c| rules::window_bound(c, i, w.0))
+            let all = l.instructions.unwrap_or(0) as f64;
+            cost(&l.longest_chain).map_or(0.0, |c| rules::window_bound(c, all, w.0))
         });
-        let issued = (i * inst_ns).max(of(rules::LoopCharge::Unit)).max(window)
-            + of(rules::LoopCharge::Event);
+        let issued =
+            issue_ns.max(of(rules::LoopCharge::Unit)).max(window) + of(rules::LoopCharge::Event);
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
             return Some(scaled_rows(counts, (rec - thr) / rec));
         }
         let bound = recurrence.map(|r| r.0).unwrap_or(0.0).max(issued);
-        let sd = i * inst_se;
-        return Some((vec![(Param::INST, i, bound - thr, sd)], sd * sd));
+        return Some((vec![(param, i, bound - thr, sd)], sd * sd));
     }
-    let issue = l.instructions.zip(inst).map(|(i, (v, _, _))| {
+    let issue = issue.map(|b| {
         let mut c = OpCounts::new();
-        c.add(Param::INST, i);
-        (i as f64 * v, c)
+        c.add(b.param, b.count as u64);
+        (b.ns, c)
     });
     let (bound, counts) = [recurrence, issue]
         .into_iter()
@@ -188,6 +191,40 @@ fn loop_excess(
         return None;
     }
     Some(scaled_rows(&counts, excess / bound))
+}
+
+/// A loop's issue time (rule 17): its instructions at INST's rate or its loads and stores at
+/// MEMO's, whichever takes longer (an out-of-order core dispatches a few instructions a
+/// cycle, of which fewer may access memory).
+#[derive(Debug, Clone, Copy)]
+struct IssueBound {
+    /// INST or MEMO, whichever bounds.
+    param: Param,
+    /// The instructions that parameter counts.
+    count: f64,
+    ns: f64,
+    /// The standard deviation of `ns` from the parameter's.
+    sd: f64,
+}
+
+/// The loop's [`IssueBound`]; None without its instructions or INST. A machine without MEMO
+/// (files made before it, or a compiler without line directives) bounds by INST alone.
+fn issue_bound(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Option<IssueBound> {
+    let by = |param: Param, count: Option<u64>| {
+        let (v, se, _) = table.get(&param)?;
+        let count = count? as f64;
+        Some(IssueBound {
+            param,
+            count,
+            ns: count * v,
+            sd: count * se,
+        })
+    };
+    let inst = by(Param::INST, l.instructions)?;
+    match by(Param::MEMO, l.memory_instructions) {
+        Some(memo) if memo.ns > inst.ns => Some(memo),
+        _ => Some(inst),
+    }
 }
 
 /// How much the parameters the machine file lacks may add to a part's time, ns: they count
@@ -668,6 +705,7 @@ mod tests {
             longest_chain: OpCounts::new(),
             regions: vec!["R".into()],
             instructions,
+            memory_instructions: None,
             consequent_runs: Vec::new(),
         };
         (body, l)
@@ -736,6 +774,41 @@ mod tests {
         l.recurrences.clear();
         let p = predict_part("U", &body, &[&l], &m);
         assert!((p.time.mean_ns - 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_loop_of_loads_and_stores_is_bound_by_its_memory_accesses() {
+        let m = machine(&[
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::INST, 0.1, 0.0),
+            (Param::MEMO, 0.3, 0.01),
+        ]);
+        // 3000 instructions (300 ns at INST), 1500 of them loads and stores (450 ns at MEMO):
+        // the memory pipes bound the loop, charged by MEMO's rate and error.
+        let (body, mut l) = sum_loop(Some(3000));
+        l.recurrences.clear();
+        l.memory_instructions = Some(1500);
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 450.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        let memo = p.rows.iter().find(|r| r.mnemonic == Param::MEMO).unwrap();
+        assert_eq!(memo.times_executed, 1500.0);
+        assert!((memo.std_dev_s * 1e9 - 15.0).abs() < 1e-6);
+        assert!(p.rows.iter().all(|r| r.mnemonic != Param::INST));
+        // Few memory accesses: the dispatch bound stands.
+        l.memory_instructions = Some(500);
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        assert!(p.rows.iter().any(|r| r.mnemonic == Param::INST));
+        // A machine without MEMO (older files): the instructions alone.
+        let m = machine(&[
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::INST, 0.1, 0.0),
+        ]);
+        l.memory_instructions = Some(1500);
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
     #[test]
