@@ -98,7 +98,10 @@ impl LineInstructions {
                 _ => {
                     if let Some(key) = &at {
                         let one = Mix::one(accesses_memory(first, line[first.len()..].trim()));
-                        by_line.entry(key.clone()).or_insert_with(Mix::default).add(one);
+                        by_line
+                            .entry(key.clone())
+                            .or_insert_with(Mix::default)
+                            .add(one);
                         if let Some(n) = after_branch.get_mut(key) {
                             n.add(one);
                         } else if is_conditional_jump(first) {
@@ -214,14 +217,14 @@ fn count_at(counts: &LineCounts, file: &str, line: u32) -> Mix {
 /// Add `from`'s counts to `into`'s, line by line.
 fn add_counts(into: &mut LineCounts, from: LineCounts) {
     for (k, v) in from {
-        into.entry(k).or_insert_with(Mix::default).add(v);
+        into.entry(k).or_default().add(v);
     }
 }
 
 /// Whether an instruction loads or stores: an x86 (AT&T) memory operand `disp(base, index)`
 /// other than `lea`'s, which only computes the address, or a `nop`'s padding operand; a push,
 /// pop, call or return (the stack); an AArch64 `[...]` operand.
-fn accesses_memory(mnemonic: &str, operands: &str) -> bool {
+pub(crate) fn accesses_memory(mnemonic: &str, operands: &str) -> bool {
     if ["lea", "nop", "prefetch"]
         .iter()
         .any(|m| mnemonic.starts_with(m))
@@ -237,13 +240,13 @@ fn accesses_memory(mnemonic: &str, operands: &str) -> bool {
 
 /// A conditional branch: x86's `j..` other than `jmp`, AArch64's `b.cond`, `cbz`, `tbz` and
 /// their negations.
-fn is_conditional_jump(mnemonic: &str) -> bool {
+pub(crate) fn is_conditional_jump(mnemonic: &str) -> bool {
     (mnemonic.starts_with('j') && mnemonic != "jmp" && mnemonic != "jmpq")
         || mnemonic.starts_with("b.")
         || matches!(mnemonic, "cbz" | "cbnz" | "tbz" | "tbnz")
 }
 
-fn file_name(path: &str) -> String {
+pub(crate) fn file_name(path: &str) -> String {
     Path::new(path)
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())

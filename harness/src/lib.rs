@@ -7,9 +7,11 @@
 pub mod assembly;
 pub mod compiler;
 pub mod host;
+pub mod loops;
 pub mod run;
 
 pub use assembly::{LineInstructions, Mix};
 pub use compiler::{CompileError, Compiler, CompilerError};
 pub use host::{machine_info, machine_slug};
+pub use loops::{innermost_loops, loops_of_source_loop, FpOps, MachineLoop, PassCounts};
 pub use run::{run_limited, run_streaming, CpuUsage, RunError, RunOutput};

@@ -1,0 +1,205 @@
+//! The loop classifier on real gfortran output: small Fortran 77 fixtures compiled at -O2 and
+//! -O3 (for the generic x86-64, so the code is the same on every x86-64 host), their source
+//! loops' machine loops checked for structure rather than exact counts.
+
+use harness::{loops_of_source_loop, Compiler, MachineLoop};
+
+const SAXPY: &str = "      SUBROUTINE SAXPY(N, A, X, Y)
+      INTEGER N, I
+      REAL A, X(N), Y(N)
+      DO 10 I = 1, N
+         Y(I) = Y(I) + A*X(I)
+   10 CONTINUE
+      END
+";
+
+const DSUM: &str = "      DOUBLE PRECISION FUNCTION DSUM(N, X)
+      INTEGER N, I
+      DOUBLE PRECISION X(N), S
+      S = 0.0D0
+      DO 10 I = 1, N
+         S = S + X(I)
+   10 CONTINUE
+      DSUM = S
+      END
+";
+
+/// Two source loops in one routine: a division (lines 4-6) and a call to SIN (lines 7-9).
+const DIVSIN: &str = "      SUBROUTINE DIVSIN(N, X, Y, Z)
+      INTEGER N, I
+      REAL X(N), Y(N), Z(N)
+      DO 10 I = 1, N
+         Z(I) = X(I) / Y(I)
+   10 CONTINUE
+      DO 20 I = 1, N
+         Y(I) = SIN(X(I))
+   20 CONTINUE
+      END
+";
+
+/// A loop GCC versions at -O3: Y(I+K) may overlap Y(I) within a vector for a small K, so a
+/// run-time test picks a vector loop or a scalar one.
+const SHIFT: &str = "      SUBROUTINE SHIFT(N, K, A, Y)
+      INTEGER N, K, I
+      REAL A, Y(*)
+      DO 10 I = 1, N
+         Y(I) = Y(I+K) + A
+   10 CONTINUE
+      END
+";
+
+/// The machine loops of lines `lines` of `text` compiled as `name` with `flags`; None (the
+/// test skipped) without gfortran or off x86-64.
+fn source_loop(
+    name: &str,
+    text: &str,
+    flags: &[&str],
+    lines: std::ops::RangeInclusive<u32>,
+) -> Option<Vec<MachineLoop>> {
+    if !cfg!(target_arch = "x86_64") {
+        eprintln!("skipping: the loop classifier reads x86-64 assembly");
+        return None;
+    }
+    let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    let Ok(c) = Compiler::find(None, &flags) else {
+        eprintln!("skipping: gfortran is not installed");
+        return None;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join(name);
+    std::fs::write(&src, text).unwrap();
+    let all = c.machine_loops(&src, d.path()).unwrap();
+    let mine: Vec<MachineLoop> = loops_of_source_loop(&all, name, lines)
+        .into_iter()
+        .cloned()
+        .collect();
+    for l in &mine {
+        eprintln!("{name} {flags:?}: {}", summary(l));
+    }
+    assert!(
+        !mine.is_empty(),
+        "no machine loop for the source loop: {all:#?}"
+    );
+    Some(mine)
+}
+
+/// One line per machine loop, for `--nocapture` runs.
+fn summary(l: &MachineLoop) -> String {
+    let p = &l.pass;
+    format!(
+        "{} {}: {} instructions, {} loads, {} stores, FP scalar {} packed {:?} (FMA {}, div {}), \
+         int {} / mul {} / div {}, {} branches, calls {:?}, step {:?} bytes",
+        l.function,
+        l.head,
+        p.instructions,
+        p.loads,
+        p.stores,
+        p.fp.scalar,
+        p.fp.packed,
+        p.fma.total(),
+        p.div.total(),
+        p.int_alu,
+        p.int_mul,
+        p.int_div,
+        p.branches,
+        p.calls,
+        l.step
+    )
+}
+
+const O3: [&str; 2] = ["-O3", "-march=x86-64"];
+
+#[test]
+fn saxpy_is_vectorized_at_o3() {
+    let Some(loops) = source_loop("saxpy.f", SAXPY, &O3, 4..=6) else {
+        return;
+    };
+    let vector = loops.iter().find(|l| l.pass.fp.widest() >= Some(16));
+    let v = vector.unwrap_or_else(|| panic!("no packed loop: {loops:#?}"));
+    assert!(v.pass.loads >= 2 && v.pass.stores >= 1, "{v:#?}");
+    assert!(v.iterations_per_pass(4) > Some(1), "{v:#?}");
+}
+
+#[test]
+fn saxpy_with_avx2_and_fma_uses_ymm_fmas() {
+    let flags = ["-O3", "-march=x86-64", "-mavx2", "-mfma"];
+    let Some(loops) = source_loop("saxpy.f", SAXPY, &flags, 4..=6) else {
+        return;
+    };
+    // The vector body: the widest step, 32-byte ymm registers, 8 REALs a pass.
+    let v = loops.iter().max_by_key(|l| l.step).unwrap();
+    assert_eq!(v.pass.fp.widest(), Some(32), "{v:#?}");
+    assert!(v.pass.fma.total() >= 1, "{v:#?}");
+    assert_eq!(v.iterations_per_pass(4), Some(8), "{v:#?}");
+}
+
+#[test]
+fn saxpy_stays_scalar_at_o2() {
+    // -O2's very cheap cost model vectorizes only when the vector code replaces the scalar
+    // code entirely; an unknown N needs a scalar remainder, so the loop stays scalar.
+    let Some(loops) = source_loop("saxpy.f", SAXPY, &["-O2"], 4..=6) else {
+        return;
+    };
+    for l in &loops {
+        assert_eq!(l.pass.fp.widest(), None, "{l:#?}");
+        assert!(l.pass.fp.scalar >= 2, "{l:#?}");
+        assert_eq!(l.iterations_per_pass(4), Some(1), "{l:#?}");
+    }
+}
+
+#[test]
+fn a_double_precision_sum_stays_scalar() {
+    // Without -ffast-math the additions may not be reassociated: one scalar add after
+    // another, whatever the optimization level.
+    for flags in [&["-O2"][..], &O3[..]] {
+        let Some(loops) = source_loop("dsum.f", DSUM, flags, 5..=7) else {
+            return;
+        };
+        for l in &loops {
+            assert!(l.pass.fp.scalar >= 1 && l.pass.loads >= 1, "{l:#?}");
+            assert_eq!(l.pass.fp.widest(), None, "{l:#?}");
+        }
+    }
+}
+
+#[test]
+fn a_division_is_counted() {
+    for flags in [&["-O2"][..], &O3[..]] {
+        let Some(loops) = source_loop("divsin.f", DIVSIN, flags, 4..=6) else {
+            return;
+        };
+        assert!(loops.iter().all(|l| l.pass.div.total() >= 1), "{loops:#?}");
+        // The other source loop's call is not this one's.
+        assert!(loops.iter().all(|l| l.pass.calls.is_empty()), "{loops:#?}");
+    }
+}
+
+#[test]
+fn a_call_to_sin_is_counted_with_its_callee() {
+    for flags in [&["-O2"][..], &O3[..]] {
+        let Some(loops) = source_loop("divsin.f", DIVSIN, flags, 7..=9) else {
+            return;
+        };
+        // sinf, or at -O3 a vector variant of it (glibc's _ZGVbN4v_sinf) where the C
+        // library declares one.
+        for l in &loops {
+            assert!(l.pass.calls.iter().any(|c| c.contains("sinf")), "{l:#?}");
+            assert_eq!(l.pass.div.total(), 0, "{l:#?}");
+        }
+    }
+}
+
+#[test]
+fn a_versioned_loop_has_a_vector_and_a_scalar_machine_loop() {
+    let Some(loops) = source_loop("shift.f", SHIFT, &O3, 4..=6) else {
+        return;
+    };
+    assert!(loops.len() >= 2, "{loops:#?}");
+    // The widest step is the vector body's; a scalar version covers one element a pass.
+    let widest = loops.iter().max_by_key(|l| l.step).unwrap();
+    assert_eq!(widest.pass.fp.widest(), Some(16), "{widest:#?}");
+    assert!(widest.iterations_per_pass(4) > Some(1), "{widest:#?}");
+    let scalar = loops.iter().find(|l| l.pass.fp.widest().is_none());
+    let scalar = scalar.unwrap_or_else(|| panic!("no scalar version: {loops:#?}"));
+    assert_eq!(scalar.iterations_per_pass(4), Some(1), "{scalar:#?}");
+}
