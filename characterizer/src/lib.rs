@@ -1123,15 +1123,25 @@ mod tests {
         };
         let built = build(&compiler, &opts, exps, &groups).unwrap();
         let share = |name: &str| {
-            let i = built.experiments.iter().position(|e| e.name == name).unwrap();
+            let i = built
+                .experiments
+                .iter()
+                .position(|e| e.name == name)
+                .unwrap();
             let mix = built.instructions[i].expect("line directives in gfortran's assembly");
             // Sixteen statements of several instructions each, and the loop's control.
             assert!(mix.all > 16 * 4, "{name}: {mix:?}");
             mix.memory as f64 / mix.all as f64
         };
         let (inst, memo) = (share("INST"), share("MEMO"));
-        assert!(inst < 0.4, "INST's body accesses memory in {inst:.2} of its instructions");
-        assert!(memo > 0.45, "MEMO's body accesses memory in {memo:.2} of its instructions");
+        assert!(
+            inst < 0.4,
+            "INST's body accesses memory in {inst:.2} of its instructions"
+        );
+        assert!(
+            memo > 0.45,
+            "MEMO's body accesses memory in {memo:.2} of its instructions"
+        );
     }
 
     #[test]
