@@ -3,8 +3,10 @@
 //! is taken here, for each machine, from the program's assembly (`-S -g`), and the analyzer's
 //! statistics stay the same for every system.
 
-use harness::{CompileError, Compiler, CompilerError, LineInstructions};
+use harness::{loops_of_source_loop, CompileError, Compiler, CompilerError, LineInstructions, MachineLoop};
 use model::characterization::Characterization;
+use model::catalogue::Precision;
+use model::program_stats::LoopStats;
 use model::{rules, ProgramStats};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -47,12 +49,17 @@ pub fn fill_loop_instructions(
     let compiler = Compiler::find(Some(&machine.compiler.path), &flags)?;
     let dir = tempfile::tempdir()?;
     let mut lines = LineInstructions::default();
+    let mut machine_loops = Vec::new();
+    let optimized = optimizes(&flags);
     for f in &stats.source_files {
         let path = Path::new(f);
         if !path.is_file() {
             return Err(IssueError::MissingSource(f.clone()));
         }
         lines.extend(compiler.line_instructions(path, dir.path())?);
+        if optimized {
+            machine_loops.extend(compiler.machine_loops(path, dir.path())?);
+        }
     }
     if lines.is_empty() {
         return Err(IssueError::NoLineDirectives(machine.compiler.path.clone()));
@@ -67,7 +74,7 @@ pub fn fill_loop_instructions(
         }
     }
     let memory = lines.memory_only();
-    let count = |l: &model::program_stats::LoopStats, lines: &LineInstructions| {
+    let count = |l: &LoopStats, lines: &LineInstructions| {
         let n = l.iterations?;
         Some(rules::loop_instructions(
             l.first_line..=l.last_line,
@@ -86,11 +93,61 @@ pub fn fill_loop_instructions(
     let counted: Vec<_> = stats
         .loops
         .iter()
-        .map(|l| (count(l, &lines), count(l, &memory)))
+        .map(|l| match from_machine_loops(l, &machine_loops) {
+            Some((all, memory)) => (Some(all), Some(memory)),
+            None => (count(l, &lines), count(l, &memory)),
+        })
         .collect();
     for (l, (all, memory)) in stats.loops.iter_mut().zip(counted) {
         l.instructions = all;
         l.memory_instructions = memory;
     }
     Ok(())
+}
+
+/// Whether `flags` ask the compiler to optimize (the last `-O` other than `-O0`): it then
+/// restructures loops, so their instructions are read from its machine loops.
+fn optimizes(flags: &[String]) -> bool {
+    flags
+        .iter()
+        .filter(|f| f.starts_with("-O"))
+        .next_back()
+        .is_some_and(|f| f != "-O0")
+}
+
+/// Rule 17 for an optimized build: the instructions and memory accesses (loads plus stores)
+/// of a source loop's run, from the machine loop the compiler made of it. Its widest-stepping
+/// machine loop is the body that runs (a vectorized body beside its scalar remainder); a pass
+/// covers its step over the loop's element size of source iterations (one when the step is
+/// unknown). Counting by line instead would add every copy of the loop's lines (vector body,
+/// remainder, versions, hoisted code) once per source iteration. None when the source loop
+/// has no machine loop (unrolled completely, or its lines merged into another's).
+fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<(u64, u64)> {
+    let n = l.iterations?;
+    let found = loops_of_source_loop(machine_loops, &l.file, l.first_line..=l.last_line);
+    let body = found
+        .iter()
+        .max_by_key(|m| m.step.map_or(0, i64::unsigned_abs))?;
+    let per_pass = body.iterations_per_pass(element_bytes(l)).unwrap_or(1).max(1);
+    let passes = n.div_ceil(per_pass);
+    let pass = &body.pass;
+    Some((passes * pass.instructions, passes * (pass.loads + pass.stores)))
+}
+
+/// The bytes of the loop's typical element: 8 when its counted operations are mostly on
+/// DOUBLE PRECISION data, else 4 (REAL, INTEGER).
+fn element_bytes(l: &LoopStats) -> u32 {
+    let Some(body) = &l.body_counts else { return 4 };
+    let weight = |prec: Precision| -> u64 {
+        body.params
+            .iter()
+            .filter(|(p, _)| p.def().precision == prec)
+            .map(|(_, &c)| c)
+            .sum()
+    };
+    if weight(Precision::Double) > weight(Precision::Single) {
+        8
+    } else {
+        4
+    }
 }

@@ -927,6 +927,48 @@ mod tests {
         assert_eq!(unweighted - weighted, after * 75);
     }
 
+    /// Rule 17 for an optimized build: a vectorized loop's instructions are its vector body's
+    /// passes, each covering several source iterations, not its lines' copies per iteration.
+    #[test]
+    fn an_optimized_loops_instructions_come_from_its_vector_body() {
+        let mut m = machine(&[(Param::INST, 0.1, 0.0), (Param::MEMO, 0.2, 0.0)]);
+        if harness::Compiler::find(None, &[]).is_err() {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("saxpy.f");
+        std::fs::write(
+            &file,
+            "      PROGRAM S\n      REAL X(1000), Y(1000), A\n      INTEGER I\n      A = 2.0\n      DO 5 I = 1, 1000\n         X(I) = I\n         Y(I) = 1.0\n    5 CONTINUE\n      DO 10 I = 1, 1000\n         Y(I) = Y(I) + A * X(I)\n   10 CONTINUE\n      PRINT *, Y(7)\n      END\n",
+        )
+        .unwrap();
+        let spec = crate::corpus::ProgramSpec::from_file(&file);
+        let (_, a) =
+            crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
+        let mut stats = a.stats.clone();
+        m.compiler.flags = vec!["-O3".into()];
+        crate::issue::fill_loop_instructions(&mut stats, &m).unwrap();
+        let saxpy = stats.loops.iter().find(|l| l.first_line == 9).unwrap();
+        let compiler = harness::Compiler::find(None, &["-O3".to_string()]).unwrap();
+        let loops = compiler.machine_loops(&file, dir.path()).unwrap();
+        let body = harness::loops_of_source_loop(&loops, "saxpy.f", 9..=11)
+            .into_iter()
+            .max_by_key(|m| m.step.map_or(0, i64::unsigned_abs))
+            .expect("a machine loop for the SAXPY");
+        // 4-byte elements, a 16-byte (or wider) step: 1000 iterations in 250 passes or fewer.
+        let per_pass = body.iterations_per_pass(4).unwrap();
+        assert!(per_pass >= 4, "{body:?}");
+        let passes = 1000u64.div_ceil(per_pass);
+        assert_eq!(saxpy.instructions, Some(passes * body.pass.instructions));
+        assert_eq!(
+            saxpy.memory_instructions,
+            Some(passes * (body.pass.loads + body.pass.stores))
+        );
+        // Fewer instructions than iterations times the -O0 statement's dozen.
+        assert!(saxpy.instructions.unwrap() < 1000 * 4, "{saxpy:?}");
+    }
+
     #[test]
     fn negative_costs_below_resolution_count_as_zero() {
         let m = machine(&[(Param::GOTO, -0.01, 0.02)]);
