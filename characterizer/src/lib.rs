@@ -543,20 +543,38 @@ pub fn host_speed(
 /// the instructions of that pass in the assembly. A ratio, not a difference of two tests:
 /// the host's drift between two tests (10-50 % over seconds) made the difference wander
 /// from 0.059 to 0.095 ns in four runs. None when the instructions were not recorded.
-/// MEMO the same over the pass's instructions that load or store.
-fn instruction_issue(result: &Characterization, g: &Group, memory: bool) -> Option<Measured> {
-    let rec = result.experiment(g.experiments.first()?)?;
+/// MEMO the same over the pass's instructions that load or store. None also when the pass
+/// has none (an optimizing compiler removed or hoisted the test's work).
+fn instruction_issue(result: &Characterization, test: &str, memory: bool) -> Option<Measured> {
+    let rec = result.experiment(test)?;
     let instructions = if memory {
         rec.memory_instructions?
     } else {
         rec.instructions?
-    } as f64;
+    };
+    if instructions == 0 {
+        return None;
+    }
+    let instructions = instructions as f64;
     let pass = pass_time(result, rec);
     Some(Measured {
         value: pass.value / instructions,
         std_error: pass.std_error / instructions,
         n: pass.n,
     })
+}
+
+/// INST from its own test, or, when an optimizing compiler left that test no instructions
+/// (it hoists the register arithmetic out of the loop), from the MEMO test's pass over all
+/// its instructions: the fastest issue of arbitrary instructions measured at these flags.
+/// With the experiments it came from.
+fn dispatch_rate(result: &Characterization, g: &Group) -> Option<(Measured, Vec<String>)> {
+    instruction_issue(result, &g.experiments[0], false)
+        .map(|m| (m, g.all_experiments()))
+        .or_else(|| {
+            let memo = "MEMO";
+            instruction_issue(result, memo, false).map(|m| (m, vec![memo.to_string()]))
+        })
 }
 
 /// WIND (rule 19): the window test's chain latency (its statements' links valued by the
@@ -605,13 +623,18 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
         }
         // INST, MEMO and WIND are ratios of one test's pass time, not solved from counts.
         let direct = match g.unknowns.as_slice() {
-            [Param::WIND] => Some(window_in_flight(result, g, &exps, &known)),
-            [Param::INST] => Some(instruction_issue(result, g, false)),
-            [Param::MEMO] => Some(instruction_issue(result, g, true)),
+            [Param::WIND] => {
+                Some(window_in_flight(result, g, &exps, &known).map(|m| (m, g.all_experiments())))
+            }
+            [Param::INST] => Some(dispatch_rate(result, g)),
+            [Param::MEMO] => Some(
+                instruction_issue(result, &g.experiments[0], true)
+                    .map(|m| (m, g.all_experiments())),
+            ),
             _ => None,
         };
         if let Some(measured) = direct {
-            if let Some(m) = measured {
+            if let Some((m, experiments)) = measured {
                 let p = g.unknowns[0];
                 known.insert(p, m);
                 params.push(ParameterResult {
@@ -619,7 +642,7 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
                     number: p.def().number,
                     estimate: stats::to_estimate(m),
                     test_kind: TestKind::Direct,
-                    experiments: g.all_experiments(),
+                    experiments,
                 });
             }
             continue;

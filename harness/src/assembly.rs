@@ -255,23 +255,31 @@ pub(crate) fn file_name(path: &str) -> String {
 
 impl Compiler {
     /// Compile `source` to assembly with line directives (`-S -g`, after the system's own
-    /// flags; -g does not change the code GCC generates) and count its instructions by line.
-    pub fn line_instructions(
-        &self,
-        source: &Path,
-        dir: &Path,
-    ) -> Result<LineInstructions, CompileError> {
+    /// flags; -g does not change the code GCC generates) as `<stem>.s` in `dir`, and return
+    /// the listing.
+    pub fn assembly_listing(&self, source: &Path, dir: &Path) -> Result<String, CompileError> {
         let stem = source
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "source".into());
         let out = dir.join(format!("{stem}.s"));
         self.assemble(source, &out)?;
-        LineInstructions::read(&out).map_err(|e| CompileError {
+        std::fs::read_to_string(&out).map_err(|e| CompileError {
             compiler: self.path.display().to_string(),
             file: source.display().to_string(),
             stderr: format!("cannot read the assembly {}: {e}", out.display()),
         })
+    }
+
+    /// [`Compiler::assembly_listing`]'s instructions counted by line.
+    pub fn line_instructions(
+        &self,
+        source: &Path,
+        dir: &Path,
+    ) -> Result<LineInstructions, CompileError> {
+        Ok(LineInstructions::parse(
+            &self.assembly_listing(source, dir)?,
+        ))
     }
 }
 

@@ -149,18 +149,7 @@ impl Compiler {
         source: &Path,
         dir: &Path,
     ) -> Result<Vec<MachineLoop>, CompileError> {
-        let stem = source
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "source".into());
-        let out = dir.join(format!("{stem}.s"));
-        self.assemble(source, &out)?;
-        let asm = std::fs::read_to_string(&out).map_err(|e| CompileError {
-            compiler: self.path.display().to_string(),
-            file: source.display().to_string(),
-            stderr: format!("cannot read the assembly {}: {e}", out.display()),
-        })?;
-        Ok(innermost_loops(&asm))
+        Ok(innermost_loops(&self.assembly_listing(source, dir)?))
     }
 }
 
