@@ -3,9 +3,11 @@
 //! is taken here, for each machine, from the program's assembly (`-S -g`), and the analyzer's
 //! statistics stay the same for every system.
 
-use harness::{loops_of_source_loop, CompileError, Compiler, CompilerError, LineInstructions, MachineLoop};
-use model::characterization::Characterization;
+use harness::{
+    loops_of_source_loop, CompileError, Compiler, CompilerError, LineInstructions, MachineLoop,
+};
 use model::catalogue::Precision;
+use model::characterization::Characterization;
 use model::program_stats::LoopStats;
 use model::{rules, ProgramStats};
 use std::collections::BTreeMap;
@@ -110,8 +112,7 @@ pub fn fill_loop_instructions(
 fn optimizes(flags: &[String]) -> bool {
     flags
         .iter()
-        .filter(|f| f.starts_with("-O"))
-        .next_back()
+        .rfind(|f| f.starts_with("-O"))
         .is_some_and(|f| f != "-O0")
 }
 
@@ -128,10 +129,16 @@ fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<(u
     let body = found
         .iter()
         .max_by_key(|m| m.step.map_or(0, i64::unsigned_abs))?;
-    let per_pass = body.iterations_per_pass(element_bytes(l)).unwrap_or(1).max(1);
+    let per_pass = body
+        .iterations_per_pass(element_bytes(l))
+        .unwrap_or(1)
+        .max(1);
     let passes = n.div_ceil(per_pass);
     let pass = &body.pass;
-    Some((passes * pass.instructions, passes * (pass.loads + pass.stores)))
+    Some((
+        passes * pass.instructions,
+        passes * (pass.loads + pass.stores),
+    ))
 }
 
 /// The bytes of the loop's typical element: 8 when its counted operations are mostly on
