@@ -15,6 +15,36 @@ fn size(bytes: u64) -> String {
     }
 }
 
+/// The bandwidth table (empty for a report measured before bandwidths were).
+fn bandwidths(r: &HardwareReport) -> String {
+    if r.bandwidths.is_empty() {
+        return String::new();
+    }
+    let mut t = Table::new(&[
+        "level",
+        "footprint",
+        "read (GB/s)",
+        "write (GB/s)",
+        "copy (GB/s)",
+        "read (B/cycle)",
+    ])
+    .right_from(1);
+    for b in &r.bandwidths {
+        t.push(vec![
+            b.level.map_or("memory".into(), |l| format!("L{l}")),
+            size(b.footprint_bytes),
+            format!("{:.1}", b.read_bytes_per_ns),
+            format!("{:.1}", b.write_bytes_per_ns),
+            format!("{:.1}", b.copy_bytes_per_ns),
+            format!("{:.1}", b.read_bytes_per_cycle),
+        ]);
+    }
+    format!(
+        "Bandwidths (one thread, streams over the footprint, best of repetitions)\n{}\n",
+        t.to_text()
+    )
+}
+
 /// The report as text: a table of cache levels, then the CPU parameters and the notes.
 pub fn hardware_report(r: &HardwareReport) -> String {
     let mut out = String::new();
@@ -80,6 +110,7 @@ pub fn hardware_report(r: &HardwareReport) -> String {
             tlb.miss_penalty_ns
         ));
     }
+    out.push_str(&bandwidths(r));
     if let Some(cpu) = &r.cpu {
         out.push_str("CPU (X-Ray, X-Ray)\n");
         out.push_str(&format!(
@@ -120,4 +151,39 @@ pub fn hardware_report(r: &HardwareReport) -> String {
     }
     out.push_str(&format!("measured in {:.1} s\n", r.wall_time_s));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use model::hardware::Bandwidth;
+
+    #[test]
+    fn bandwidths_are_a_table_of_levels_then_memory() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/characterizations/amd-epyc-2c--gfortran-O0.json"
+        );
+        let c: model::Characterization =
+            model::parse_versioned(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut r = c.xray.unwrap();
+        assert!(r.bandwidths.is_empty(), "an older file reads without them");
+        assert!(!super::hardware_report(&r).contains("Bandwidths"));
+        let bw = |level, footprint_bytes, read: f64| Bandwidth {
+            level,
+            footprint_bytes,
+            read_bytes_per_ns: read,
+            write_bytes_per_ns: read / 2.0,
+            copy_bytes_per_ns: read / 3.0,
+            read_bytes_per_cycle: read / 3.0,
+            write_bytes_per_cycle: read / 6.0,
+            copy_bytes_per_cycle: read / 9.0,
+        };
+        r.bandwidths = vec![bw(Some(1), 16 << 10, 96.0), bw(None, 128 << 20, 12.0)];
+        let text = super::hardware_report(&r);
+        let table = text.split("Bandwidths").nth(1).unwrap();
+        let l1 = table.lines().find(|l| l.starts_with("L1")).unwrap();
+        assert!(l1.contains("16 KiB") && l1.contains("96.0") && l1.contains("48.0"));
+        let memory = table.lines().find(|l| l.starts_with("memory")).unwrap();
+        assert!(memory.contains("128 MiB") && memory.contains("12.0") && memory.contains("4.0"));
+    }
 }

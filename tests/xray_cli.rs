@@ -80,8 +80,40 @@ fn run_xray(dir: &std::path::Path) -> Value {
         .assert()
         .success()
         .stdout(predicate::str::contains("L1"))
-        .stdout(predicate::str::contains("frequency"));
+        .stdout(predicate::str::contains("frequency"))
+        .stdout(predicate::str::contains("Bandwidths"));
     serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+}
+
+/// Bandwidths: one row per cache level, then memory; every figure positive and finite, the
+/// footprints growing, and L1 reads well above memory's (a generous ratio: a busy VM).
+fn bandwidth_invariants(r: &Value) {
+    let bw = r["bandwidths"].as_array().unwrap();
+    let caches = r["caches"].as_array().unwrap();
+    assert_eq!(bw.len(), caches.len() + 1, "{bw:#?}");
+    for (b, c) in bw.iter().zip(caches) {
+        assert_eq!(b["level"], c["level"], "{bw:#?}");
+    }
+    assert!(bw.last().unwrap()["level"].is_null(), "{bw:#?}");
+    for b in bw {
+        for k in ["read", "write", "copy"] {
+            for unit in ["ns", "cycle"] {
+                let v = b[format!("{k}_bytes_per_{unit}")].as_f64().unwrap();
+                assert!(v.is_finite() && v > 0.0, "{b}");
+            }
+        }
+    }
+    for w in bw.windows(2) {
+        assert!(
+            w[1]["footprint_bytes"].as_u64() > w[0]["footprint_bytes"].as_u64(),
+            "{bw:#?}"
+        );
+    }
+    let read = |b: &Value| b["read_bytes_per_ns"].as_f64().unwrap();
+    assert!(
+        read(&bw[0]) >= 1.5 * read(bw.last().unwrap()),
+        "L1 read no faster than memory: {bw:#?}"
+    );
 }
 
 #[test]
@@ -145,6 +177,8 @@ fn xray_matches_sysfs_and_its_own_invariants() {
             ),
         }
     }
+    bandwidth_invariants(&r);
+
     // L1 is virtually indexed: the compact-sequence method must work there on any machine.
     assert_eq!(caches[0]["method"], "compact_sequences", "{r:#}");
 

@@ -78,6 +78,28 @@ pub struct CpuInfo {
     pub smt: bool,
 }
 
+/// Sustained single-thread bandwidths of one cache level or of main memory (issue 27): three
+/// streams over arrays of `footprint_bytes`, best of several timed repetitions. Bytes per ns
+/// are GB/s; bytes per cycle use the measured frequency. Write counts the bytes stored (a
+/// write-allocate cache also reads them, STREAM's convention); copy counts those read plus
+/// those written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bandwidth {
+    /// The cache level the arrays fit in; None for main memory.
+    pub level: Option<u8>,
+    /// Bytes of all the arrays one pass touches.
+    pub footprint_bytes: u64,
+    /// A sum reduction with independent partial sums.
+    pub read_bytes_per_ns: f64,
+    /// A value stored into every element.
+    pub write_bytes_per_ns: f64,
+    /// `B(I) = A(I)`.
+    pub copy_bytes_per_ns: f64,
+    pub read_bytes_per_cycle: f64,
+    pub write_bytes_per_cycle: f64,
+    pub copy_bytes_per_cycle: f64,
+}
+
 /// Everything X-Ray measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HardwareReport {
@@ -86,6 +108,9 @@ pub struct HardwareReport {
     pub memory_latency_cycles: f64,
     pub tlb: Option<TlbInfo>,
     pub cpu: Option<CpuInfo>,
+    /// Per cache level, then memory (files written before bandwidths were measured: empty).
+    #[serde(default)]
+    pub bandwidths: Vec<Bandwidth>,
     /// Transparent huge pages were granted for the lower levels' buffers.
     pub huge_pages: bool,
     /// Notes the user should see (e.g. "huge pages could not be had").

@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 /// The steps `xray::measure` reports, for the length of the progress bar.
-const EXPECTED_STEPS: u64 = 16;
+const EXPECTED_STEPS: u64 = 17;
 
 pub fn run(a: Args) -> Result<()> {
     let compiler = harness::Compiler::find(a.compiler.as_deref(), &[])?;

@@ -1,6 +1,7 @@
 //! X-Ray (X-Ray (Yotov, Pingali & Stodghill)): the memory hierarchy and CPU parameters of the machine, measured
 //! by generated micro-benchmarks compiled and run through [`harness`], never read from the
-//! operating system (sysfs and lscpu serve only the tests, as ground truth).
+//! operating system (sysfs and lscpu serve only the tests, as ground truth, and the bandwidth
+//! streams as a floor under the size of their memory arrays).
 //!
 //! ```no_run
 //! let compiler = harness::Compiler::find(None, &[]).unwrap();
@@ -11,6 +12,7 @@
 //! }
 //! ```
 
+pub mod bandwidth;
 pub mod bench;
 pub mod caches;
 pub mod cpu;
@@ -106,7 +108,7 @@ pub fn measure(
         ));
     }
     notes.extend(hierarchy.notes);
-    let caches = hierarchy
+    let caches: Vec<CacheLevel> = hierarchy
         .levels
         .iter()
         .enumerate()
@@ -125,6 +127,8 @@ pub fn measure(
             }
         })
         .collect();
+    progress("bandwidths: read, write and copy per level and to memory");
+    let bandwidths = bandwidth::measure(&shop, &caches, ghz, huge, opts.quick, &mut notes)?;
     let mut regs = Vec::new();
     for kind in [
         RegisterKind::Integer,
@@ -172,6 +176,7 @@ pub fn measure(
         memory_latency_cycles: hierarchy.memory_latency_ns * ghz,
         tlb,
         cpu: Some(cpu),
+        bandwidths,
         huge_pages: huge && chaser.huge_shortfall.is_none(),
         notes,
         wall_time_s: start.elapsed().as_secs_f64(),

@@ -30,9 +30,10 @@ pub struct CachedReport {
     pub report: HardwareReport,
 }
 
+/// Version 2 added the bandwidths: an entry measured without them is measured again.
 impl Versioned for CachedReport {
     const FORMAT: &'static str = "opcost-xray-cache";
-    const VERSION: u32 = 1;
+    const VERSION: u32 = 2;
 }
 
 /// Why a cache entry was not used (said to the user before measuring again).
