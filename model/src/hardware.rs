@@ -78,6 +78,18 @@ pub struct CpuInfo {
     pub smt: bool,
 }
 
+/// The largest cache by any evidence, bytes: X-Ray's measured capacities (`caches`) or the
+/// size the operating system reports (`os_largest_bytes`, 0 when it reports none), whichever
+/// is larger. X-Ray's *effective* capacity of a shared last level is what other tenants leave
+/// free at the time, well below the cache itself. `None` when neither knows a cache.
+pub fn largest_cache_bytes(caches: &[CacheLevel], os_largest_bytes: u64) -> Option<u64> {
+    caches
+        .iter()
+        .map(|c| c.capacity_bytes)
+        .chain((os_largest_bytes > 0).then_some(os_largest_bytes))
+        .max()
+}
+
 /// Sustained single-thread bandwidths of one cache level or of main memory (issue 27): three
 /// streams over arrays of `footprint_bytes`, best of several timed repetitions. Bytes per ns
 /// are GB/s; bytes per cycle use the measured frequency. Write counts the bytes stored (a
@@ -116,4 +128,38 @@ pub struct HardwareReport {
     /// Notes the user should see (e.g. "huge pages could not be had").
     pub notes: Vec<String>,
     pub wall_time_s: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level(capacity_bytes: u64) -> CacheLevel {
+        CacheLevel {
+            level: 3,
+            capacity_bytes,
+            associativity: None,
+            block_bytes: None,
+            latency_cycles: 40.0,
+            latency_ns: 12.0,
+            method: CacheMethod::EffectiveCapacity,
+            used_huge_pages: false,
+            exclusive: false,
+        }
+    }
+
+    #[test]
+    fn the_largest_cache_is_the_larger_of_x_rays_and_the_oss() {
+        // An effective capacity below the OS's size: the OS's.
+        assert_eq!(
+            largest_cache_bytes(&[level(4 << 20)], 32 << 20),
+            Some(32 << 20)
+        );
+        assert_eq!(
+            largest_cache_bytes(&[level(64 << 20)], 32 << 20),
+            Some(64 << 20)
+        );
+        assert_eq!(largest_cache_bytes(&[level(4 << 20)], 0), Some(4 << 20));
+        assert_eq!(largest_cache_bytes(&[], 0), None);
+    }
 }

@@ -47,16 +47,10 @@ pub enum TimingError {
     Other(String),
 }
 
-/// The largest cache by any evidence, bytes: X-Ray's measured capacities or the size the
-/// operating system reports (`os_largest_bytes`, 0 when it reports none), whichever is larger.
-/// X-Ray's *effective* capacity of a shared last level is what other tenants leave free at
-/// the time, well below the cache itself. `None` when neither knows a cache.
+/// [`model::hardware::largest_cache_bytes`] of an X-Ray report, if there is one.
 pub fn largest_cache_bytes(report: Option<&HardwareReport>, os_largest_bytes: u64) -> Option<u64> {
-    report
-        .into_iter()
-        .flat_map(|r| r.caches.iter().map(|c| c.capacity_bytes))
-        .chain((os_largest_bytes > 0).then_some(os_largest_bytes))
-        .max()
+    let caches = report.map_or(&[][..], |r| r.caches.as_slice());
+    model::hardware::largest_cache_bytes(caches, os_largest_bytes)
 }
 
 /// Flush-area size, KiB: twice [`largest_cache_bytes`] (Whaley & Castaldo section 3 asks for

@@ -36,18 +36,6 @@ pub struct Plan {
     pub memory_capped: bool,
 }
 
-/// The largest cache by any evidence: X-Ray's capacities or the OS's (`os_largest_bytes`, 0
-/// when unknown), as `timing::largest_cache_bytes`. An effective capacity of a shared last
-/// level is only what neighbours leave free, below the cache itself.
-pub fn largest_cache_bytes(caches: &[CacheLevel], os_largest_bytes: u64) -> u64 {
-    caches
-        .iter()
-        .map(|c| c.capacity_bytes)
-        .chain([os_largest_bytes])
-        .max()
-        .unwrap_or(0)
-}
-
 /// The streams' footprint for each level: half its capacity, so the arrays fit with room for
 /// set conflicts (4 KiB pages place them at random in a physically indexed cache), but at
 /// least twice what the levels above hold, so they cannot serve the stream. When a level is
@@ -88,7 +76,7 @@ pub fn memory_footprint(largest_cache: u64, last_footprint: u64, quick: bool) ->
 /// The plan for these levels and the OS's largest cache.
 pub fn plan(caches: &[CacheLevel], os_largest_bytes: u64, quick: bool) -> Plan {
     let cache = cache_footprints(caches);
-    let largest = largest_cache_bytes(caches, os_largest_bytes);
+    let largest = model::hardware::largest_cache_bytes(caches, os_largest_bytes).unwrap_or(0);
     let (memory, memory_capped) =
         memory_footprint(largest, cache.last().copied().unwrap_or(0), quick);
     let footprints = caches
