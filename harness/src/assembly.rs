@@ -55,9 +55,8 @@ impl LineInstructions {
     /// Read an assembly listing. Instructions before the first `.loc` (or in a listing without
     /// line directives) belong to no line.
     pub fn parse(asm: &str) -> LineInstructions {
-        let mut files: BTreeMap<String, String> = BTreeMap::new();
+        let mut position = SourcePosition::default();
         let mut by_line = BTreeMap::new();
-        let mut at: Option<(String, u32)> = None;
         // Each line's first run, and whether a label ended it.
         let mut first_runs: BTreeMap<(String, u32), (Mix, bool)> = BTreeMap::new();
         let mut run: Option<Run> = None;
@@ -74,29 +73,15 @@ impl LineInstructions {
             let mut words = line.split_whitespace();
             let Some(first) = words.next() else { continue };
             match first {
-                // `.file 1 "name"` or (DWARF 5) `.file 1 "dir" "name"`.
-                ".file" => {
-                    let rest: Vec<&str> = words.collect();
-                    if rest.len() >= 2 && rest[0].parse::<u32>().is_ok() {
-                        let name = rest[rest.len() - 1].trim_matches('"');
-                        files.insert(rest[0].to_string(), file_name(name));
-                    }
-                }
-                ".loc" => {
-                    let (Some(f), Some(l)) = (words.next(), words.next()) else {
-                        continue;
-                    };
-                    at = match (files.get(f), l.parse::<u32>()) {
-                        (Some(name), Ok(l)) if l > 0 => Some((name.clone(), l)),
-                        _ => None,
-                    };
-                    if run.as_ref().map(|r| &r.key) != at.as_ref() {
+                ".file" | ".loc" => {
+                    position.follow(first, words);
+                    if run.as_ref().map(|r| &r.key) != position.at.as_ref() {
                         end_run(&mut run, false, &mut first_runs);
                     }
                 }
                 d if d.starts_with('.') => {}
                 _ => {
-                    if let Some(key) = &at {
+                    if let Some(key) = &position.at {
                         let one = Mix::one(accesses_memory(first, line[first.len()..].trim()));
                         by_line
                             .entry(key.clone())
@@ -187,6 +172,43 @@ impl LineInstructions {
         add_counts(&mut self.by_line, other.by_line);
         add_counts(&mut self.set_up, other.set_up);
         add_counts(&mut self.after_branch, other.after_branch);
+    }
+}
+
+/// Where a listing's instructions come from, as its `.file` and `.loc` directives say.
+#[derive(Default)]
+pub(crate) struct SourcePosition {
+    /// File names by the numbers `.file` gives them.
+    files: BTreeMap<String, String>,
+    /// The (file name, 1-based line) of the `.loc` in effect.
+    pub(crate) at: Option<(String, u32)>,
+}
+
+impl SourcePosition {
+    /// Follow a `.file` or `.loc` directive (`directive` its first word, `words` the rest;
+    /// other lines are not for it). `.file 1 "name"` or (DWARF 5) `.file 1 "dir" "name"`
+    /// numbers a file; `.loc FILE LINE ...` moves to that line: to none for an unknown file
+    /// or line 0, nowhere for a `.loc` without both words.
+    pub(crate) fn follow<'a>(&mut self, directive: &str, mut words: impl Iterator<Item = &'a str>) {
+        match directive {
+            ".file" => {
+                let rest: Vec<&str> = words.collect();
+                if rest.len() >= 2 && rest[0].parse::<u32>().is_ok() {
+                    let name = rest[rest.len() - 1].trim_matches('"');
+                    self.files.insert(rest[0].to_string(), file_name(name));
+                }
+            }
+            ".loc" => {
+                let (Some(f), Some(l)) = (words.next(), words.next()) else {
+                    return;
+                };
+                self.at = match (self.files.get(f), l.parse::<u32>()) {
+                    (Some(name), Ok(l)) if l > 0 => Some((name.clone(), l)),
+                    _ => None,
+                };
+            }
+            _ => {}
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! the loops the compiler actually emitted, what one pass of each executes, and how many
 //! source iterations a pass covers. Reads x86-64 AT&T listings (`gfortran -S -g` on x86-64).
 
-use crate::assembly::{accesses_memory, file_name, is_conditional_jump};
+use crate::assembly::{accesses_memory, file_name, is_conditional_jump, SourcePosition};
 use crate::compiler::{CompileError, Compiler};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::RangeInclusive;
@@ -172,8 +172,7 @@ struct Function {
 /// The listing's functions. A label not starting with `.` opens one: GCC's jump targets
 /// inside a function are its local `.L` labels.
 fn functions(asm: &str) -> Vec<Function> {
-    let mut files: HashMap<String, String> = HashMap::new();
-    let mut at: Option<(String, u32)> = None;
+    let mut position = SourcePosition::default();
     let mut out = Vec::new();
     let mut f = Function::default();
     for raw in asm.lines() {
@@ -190,23 +189,9 @@ fn functions(asm: &str) -> Vec<Function> {
                     f.name = label.to_string();
                 }
             }
-            // `.file 1 "name"` or (DWARF 5) `.file 1 "dir" "name"`.
-            Some(".file") => {
-                let rest: Vec<&str> = words.collect();
-                if rest.len() >= 2 && rest[0].parse::<u32>().is_ok() {
-                    let name = rest[rest.len() - 1].trim_matches('"');
-                    files.insert(rest[0].to_string(), file_name(name));
-                }
-            }
-            Some(".loc") => {
-                let (id, l) = (words.next(), words.next().and_then(|l| l.parse().ok()));
-                at = match (id.and_then(|id| files.get(id)), l) {
-                    (Some(name), Some(l)) if l > 0 => Some((name.clone(), l)),
-                    _ => None,
-                };
-            }
+            Some(d @ (".file" | ".loc")) => position.follow(d, words),
             Some(w) if w.starts_with('.') || w.starts_with('#') => {}
-            Some(_) => f.insns.push(instruction(line, at.clone())),
+            Some(_) => f.insns.push(instruction(line, position.at.clone())),
         }
     }
     out.push(f);
