@@ -6,7 +6,7 @@
 //! full rate. As in the rest of X-Ray, each figure is the best of several short timings: other
 //! load only ever slows a run.
 
-use crate::bench::{self, Workshop};
+use crate::bench::{self, Workshop, BUFFER_SOURCE};
 use crate::XrayError;
 use model::hardware::{Bandwidth, CacheLevel};
 use std::path::PathBuf;
@@ -148,6 +148,7 @@ fn build(shop: &Workshop) -> Result<PathBuf, XrayError> {
     shop.build(
         "stream",
         &[
+            BUFFER_SOURCE,
             ("stream_kernels.f90", KERNELS, native),
             ("stream.f90", DRIVER, driver),
         ],
@@ -157,6 +158,7 @@ fn build(shop: &Workshop) -> Result<PathBuf, XrayError> {
         shop.build(
             "stream",
             &[
+                BUFFER_SOURCE,
                 ("stream_kernels.f90", KERNELS, &["-O3"]),
                 ("stream.f90", DRIVER, driver),
             ],

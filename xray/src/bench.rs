@@ -53,6 +53,11 @@ impl<'c> Workshop<'c> {
     }
 }
 
+/// The aligned, huge-page buffer module the chase and stream programs allocate with
+/// (`xray_buffer`): compile it first, before a program that uses it.
+pub const BUFFER_SOURCE: (&str, &str, &[&str]) =
+    ("buffer.f90", include_str!("fortran/buffer.f90"), &["-O2"]);
+
 /// Run a generated program with `input` on standard input under `limit`; its standard output.
 pub fn run(exe: &Path, args: &[String], input: &str, limit: Duration) -> Result<String, XrayError> {
     let out = harness::run_limited(Command::new(exe).args(args), limit, Some(input.as_bytes()))

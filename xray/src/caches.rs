@@ -31,7 +31,10 @@ pub struct Chaser {
 impl Chaser {
     pub fn build(shop: &Workshop, huge: bool, quick: bool) -> Result<Self, XrayError> {
         // Optimised so the chase loop keeps its index in a register: one load per access.
-        let exe = shop.build("chase", &[("chase.f90", CHASE_SOURCE, &["-O2"])])?;
+        let exe = shop.build(
+            "chase",
+            &[bench::BUFFER_SOURCE, ("chase.f90", CHASE_SOURCE, &["-O2"])],
+        )?;
         Ok(Chaser {
             exe,
             huge,

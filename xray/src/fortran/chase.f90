@@ -11,26 +11,6 @@
 ! sum of k_d * stride_d with 0 <= k_d < count_d (byte strides, multiples of 8); dimension 1
 ! is the innermost.
 ! Output: "HUGE kb", then per query "R m t1 ... tk" (ns per access of each sample), "J j".
-module xray_sys
-  use iso_c_binding
-  implicit none
-  interface
-    function posix_memalign(p, align, sz) bind(c, name='posix_memalign')
-      import :: c_ptr, c_size_t, c_int
-      integer(c_int) :: posix_memalign
-      type(c_ptr) :: p
-      integer(c_size_t), value :: align, sz
-    end function
-    function madvise(addr, len, advice) bind(c, name='madvise')
-      import :: c_ptr, c_size_t, c_int
-      integer(c_int) :: madvise
-      type(c_ptr), value :: addr
-      integer(c_size_t), value :: len
-      integer(c_int), value :: advice
-    end function
-  end interface
-end module xray_sys
-
 module xray_chase
   implicit none
 contains
@@ -64,7 +44,8 @@ contains
 end module xray_chase
 
 program chase
-  use xray_sys
+  use iso_c_binding
+  use xray_buffer
   use xray_chase
   implicit none
   integer(8), pointer :: nxt(:)
@@ -76,19 +57,12 @@ program chase
   real(8), allocatable :: t(:)
   real(8) :: est
   integer(c_size_t) :: bytes
-  integer(c_int) :: rc
   type(c_ptr) :: p
   integer :: ios, u
   character(len=256) :: line
 
   read (*, *) extent, hugeflag
-  bytes = int((extent + 2097151_8) / 2097152_8 * 2097152_8, c_size_t)
-  rc = posix_memalign(p, int(2097152, c_size_t), bytes)
-  if (rc /= 0) then
-    write (*, '(a)') 'ERROR posix_memalign failed'
-    stop 2
-  end if
-  if (hugeflag == 1) rc = madvise(p, bytes, int(14, c_int))
+  call aligned_buffer(extent, hugeflag, p, bytes)
   words = int(bytes, 8) / 8
   call c_f_pointer(p, nxt, [words])
   nxt = 0

@@ -11,46 +11,20 @@
 ! buffer_bytes).
 ! Output: per query "BW footprint_bytes read_ns write_ns copy_ns" (best ns per pass; every
 ! pass moves F bytes: F read, F written, F/2 read plus F/2 written), then "S sink".
-module stream_sys
-  use iso_c_binding
-  implicit none
-  interface
-    function posix_memalign(p, align, sz) bind(c, name='posix_memalign')
-      import :: c_ptr, c_size_t, c_int
-      integer(c_int) :: posix_memalign
-      type(c_ptr) :: p
-      integer(c_size_t), value :: align, sz
-    end function
-    function madvise(addr, len, advice) bind(c, name='madvise')
-      import :: c_ptr, c_size_t, c_int
-      integer(c_int) :: madvise
-      type(c_ptr), value :: addr
-      integer(c_size_t), value :: len
-      integer(c_int), value :: advice
-    end function
-  end interface
-end module stream_sys
-
 program stream
-  use stream_sys
+  use iso_c_binding
+  use xray_buffer
   implicit none
   integer(8), parameter :: gap_words = 136
   real(8), pointer, contiguous :: buf(:)
   real(8) :: s(32), x, best(3)
   integer(8) :: total, hugeflag, f, reps, target_ns, words, m, kind
   integer(c_size_t) :: bytes
-  integer(c_int) :: rc
   type(c_ptr) :: p
   integer :: ios
 
   read (*, *) total, hugeflag
-  bytes = int((total + 2097151_8) / 2097152_8 * 2097152_8, c_size_t)
-  rc = posix_memalign(p, int(2097152, c_size_t), bytes)
-  if (rc /= 0) then
-    write (*, '(a)') 'ERROR posix_memalign failed'
-    stop 2
-  end if
-  if (hugeflag == 1) rc = madvise(p, bytes, int(14, c_int))
+  call aligned_buffer(total, hugeflag, p, bytes)
   words = int(bytes, 8) / 8
   call c_f_pointer(p, buf, [words])
   buf = 1
