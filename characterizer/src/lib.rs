@@ -321,9 +321,9 @@ fn build(
 }
 
 /// The instructions of one pass of each test's loop in the assembly of the tests, and of
-/// those the ones that access memory (rule 17: INST and MEMO divide by them). The listing is kept beside the build and made again with it. A
-/// compiler whose assembly has no line directives (flang-new 16 ignores -g) gives None: INST
-/// is then not measured.
+/// those the ones that access memory (rule 17: INST and MEMO divide by them). The listing is
+/// kept beside the build and made again with it. A compiler whose assembly has no line
+/// directives (flang-new 16 ignores -g) gives None: INST and MEMO are then not measured.
 fn pass_instructions(
     compiler: &Compiler,
     program: &fortran::TestProgram,
