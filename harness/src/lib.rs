@@ -5,12 +5,14 @@
 //! and describe the host (result files are written by the `export` crate).
 
 pub mod assembly;
+pub mod calls;
 pub mod compiler;
 pub mod host;
 pub mod loops;
 pub mod run;
 
 pub use assembly::{LineInstructions, Mix};
+pub use calls::EmittedCalls;
 pub use compiler::{CompileError, Compiler, CompilerError};
 pub use host::{machine_info, machine_slug};
 pub use loops::{innermost_loops, loops_of_source_loop, FpOps, MachineLoop, PassCounts};

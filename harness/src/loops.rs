@@ -155,23 +155,23 @@ impl Compiler {
 
 /// One instruction: its mnemonic (prefixes such as `rep` dropped), its AT&T operands (the
 /// destination last) and the source line of the `.loc` in effect.
-struct Insn {
-    mnemonic: String,
-    operands: Vec<String>,
-    at: Option<(String, u32)>,
+pub(crate) struct Insn {
+    pub(crate) mnemonic: String,
+    pub(crate) operands: Vec<String>,
+    pub(crate) at: Option<(String, u32)>,
 }
 
 /// A function's instructions, and the instruction each of its local labels points to.
 #[derive(Default)]
-struct Function {
-    name: String,
-    insns: Vec<Insn>,
+pub(crate) struct Function {
+    pub(crate) name: String,
+    pub(crate) insns: Vec<Insn>,
     labels: HashMap<String, usize>,
 }
 
 /// The listing's functions. A label not starting with `.` opens one: GCC's jump targets
 /// inside a function are its local `.L` labels.
-fn functions(asm: &str) -> Vec<Function> {
+pub(crate) fn functions(asm: &str) -> Vec<Function> {
     let mut position = SourcePosition::default();
     let mut out = Vec::new();
     let mut f = Function::default();

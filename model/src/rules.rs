@@ -138,6 +138,13 @@
 //!     its instructions over its pass time ([`window_of`]). An n-body force loop (a square
 //!     root and a division on a 12-statement chain, about 70 instructions an iteration) ran
 //!     at 10 ns an iteration, where its issue and divider bounds gave 3.7.
+//! 20. Inlined calls (opcost's refinement, optimized builds): a call the compiler inlined
+//!     executes no call instruction and loads no argument, so a basic block's PROC and
+//!     argument loads count only in the share of its calls that its lines still have in the
+//!     assembly ([`kept_call_share`], [`is_call_charge`]). The callee's own operations stay:
+//!     they run, inside the caller. gfortran -O2 inlines the small procedures of a file; a
+//!     program of 13 of them called 2.6e8 times kept 5 call instructions and ran in 0.17 s
+//!     where its calls alone were charged 0.35.
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -714,6 +721,23 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         | Operation::ProcedureCall
         | Operation::ConstantStoreLarge => LoopCharge::Event,
         _ => LoopCharge::Issued,
+    }
+}
+
+/// Rule 20: whether `op` is part of a call's cost (the call, its arguments' loads), which an
+/// inlined call does not pay.
+pub fn is_call_charge(op: Operation) -> bool {
+    matches!(op, Operation::ProcedureCall | Operation::ArgumentLoad)
+}
+
+/// Rule 20: the share of a block's `counted` calls (PROC per execution) that the compiler
+/// kept, `emitted` being the calls its lines have in the assembly: 1 when all are there (or
+/// more, as when a statement's line also holds a library call's), 0 when all were inlined.
+pub fn kept_call_share(counted: u64, emitted: u64) -> f64 {
+    if counted == 0 {
+        1.0
+    } else {
+        (emitted as f64 / counted as f64).min(1.0)
     }
 }
 

@@ -4,7 +4,8 @@
 //! statistics stay the same for every system.
 
 use harness::{
-    loops_of_source_loop, CompileError, Compiler, CompilerError, LineInstructions, MachineLoop,
+    loops_of_source_loop, CompileError, Compiler, CompilerError, EmittedCalls, LineInstructions,
+    MachineLoop,
 };
 use model::catalogue::Precision;
 use model::characterization::Characterization;
@@ -32,27 +33,27 @@ pub enum IssueError {
     NoLineDirectives(String),
 }
 
-/// Fill `instructions` and `memory_instructions` of every loop of `stats` that has its
-/// iterations (a dynamic analysis), as `machine`'s compiler and flags build the sources. On
-/// an error every loop is left without (the prediction then has no issue bound).
-pub fn fill_loop_instructions(
-    stats: &mut ProgramStats,
-    machine: &Characterization,
-) -> Result<(), IssueError> {
+/// Fit `stats` to the build `machine`'s compiler and flags make of the sources: at optimizing
+/// flags the calls the compiler inlined are taken out (rule 20); then every loop that has its
+/// iterations (a dynamic analysis) gets its `instructions` and `memory_instructions` (rule
+/// 17). On an error every loop is left without them (the prediction then has no issue
+/// bound) and no call is taken out.
+pub fn fit_to_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(), IssueError> {
     for l in &mut stats.loops {
         l.instructions = None;
         l.memory_instructions = None;
     }
-    if stats.loops.iter().all(|l| l.iterations.is_none()) {
-        return Ok(());
-    }
     // The machine's flags plus those the program's builds need (legacy code).
     let flags = [machine.compiler.flags.clone(), stats.program_flags.clone()].concat();
+    let optimized = optimizes(&flags);
+    if !optimized && stats.loops.iter().all(|l| l.iterations.is_none()) {
+        return Ok(());
+    }
     let compiler = Compiler::find(Some(&machine.compiler.path), &flags)?;
     let dir = tempfile::tempdir()?;
     let mut lines = LineInstructions::default();
     let mut machine_loops = Vec::new();
-    let optimized = optimizes(&flags);
+    let mut calls = EmittedCalls::default();
     for f in &stats.source_files {
         let path = Path::new(f);
         if !path.is_file() {
@@ -62,10 +63,14 @@ pub fn fill_loop_instructions(
         lines.extend(LineInstructions::parse(&listing));
         if optimized {
             machine_loops.extend(harness::innermost_loops(&listing));
+            calls.extend(EmittedCalls::parse(&listing));
         }
     }
     if lines.is_empty() {
         return Err(IssueError::NoLineDirectives(machine.compiler.path.clone()));
+    }
+    if optimized {
+        crate::inlining::drop_inlined_calls(stats, &calls);
     }
     // How often each line ran: its basic block's executions.
     let mut runs: BTreeMap<(&str, u32), u64> = BTreeMap::new();

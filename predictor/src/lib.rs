@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod corpus;
+pub mod inlining;
 pub mod issue;
 pub mod plot;
 pub mod predict;

@@ -62,6 +62,10 @@ pub struct Prediction {
     pub total: PartPrediction,
     pub units: Vec<PartPrediction>,
     pub regions: Vec<PartPrediction>,
+    /// The innermost loops, longest first, each with the bound that sets its time (absent in
+    /// older files).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loops: Vec<LoopPrediction>,
     pub warnings: Vec<String>,
 }
 
@@ -94,17 +98,84 @@ fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
 /// One latency parameter's share of a loop's wait: (parameter, executions, time ns, std dev ns).
 type WaitRow = (Param, f64, f64, f64);
 
-/// The time a loop adds to its operations' summed cost (negative: the time it saves). A loop
-/// runs at least `iterations` times its longest recurrence (rule 14). A loop without calls
-/// whose instructions are known is charged by them (rule 17): max(recurrence, max(issue,
-/// busy units) + events), its operations' sum left out, since an out-of-order core issues
-/// them together. Any other loop lasts the largest of its summed cost, its recurrence and its
-/// issue time. Returns the rows of the charge (the recurrence's latency parameters scaled to
-/// the excess, or one INST row with it) and the charge's variance (ns^2).
+/// The bound that sets an innermost loop's time (issue 27: the breakdown says which bound
+/// each hot loop hit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoopBound {
+    /// The sum of its operations' costs (Saavedra-Barrera's model; no bound is longer).
+    Operations,
+    /// Its longest recurrence (rule 14).
+    Recurrence,
+    /// Its instructions at INST's rate (rule 17).
+    Issue,
+    /// Its loads and stores at MEMO's rate (rule 17).
+    MemoryAccess,
+    /// Its divisions and square roots (rule 17's busy units).
+    Divider,
+    /// The out-of-order window over its longest in-iteration chain (rule 19).
+    Window,
+}
+
+impl LoopBound {
+    pub fn describe(self) -> &'static str {
+        match self {
+            LoopBound::Operations => "operations' sum",
+            LoopBound::Recurrence => "recurrence",
+            LoopBound::Issue => "instruction issue",
+            LoopBound::MemoryAccess => "memory accesses",
+            LoopBound::Divider => "divider",
+            LoopBound::Window => "out-of-order window",
+        }
+    }
+}
+
+/// How one innermost loop is charged: its time and the bound that sets it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopPrediction {
+    pub unit: String,
+    pub file: String,
+    pub first_line: u32,
+    pub last_line: u32,
+    pub iterations: u64,
+    /// Instructions and memory accesses of the run as the system's compiler builds it.
+    pub instructions: Option<u64>,
+    pub memory_instructions: Option<u64>,
+    pub bound: LoopBound,
+    /// The loop's predicted time in the run, s (its callees' work included).
+    pub time_s: f64,
+    /// The sum of its operations' costs, s: what the loop would cost without the bounds.
+    pub operations_s: f64,
+}
+
+/// A loop's charge: the rows of what it adds to its operations' summed cost, their variance,
+/// its time (ns) and the bound that sets it.
+struct LoopCharge {
+    rows: Vec<WaitRow>,
+    variance: f64,
+    time_ns: f64,
+    summed_ns: f64,
+    bound: LoopBound,
+}
+
+/// The time a loop adds to its operations' summed cost (negative: the time it saves), as
+/// rows and their variance; see [`charge_loop`].
 fn loop_excess(
     l: &LoopStats,
     table: &BTreeMap<Param, (f64, f64, usize)>,
 ) -> Option<(Vec<WaitRow>, f64)> {
+    charge_loop(l, table)
+        .filter(|c| !c.rows.is_empty())
+        .map(|c| (c.rows, c.variance))
+}
+
+/// A loop runs at least `iterations` times its longest recurrence (rule 14). A loop without
+/// calls whose instructions are known is charged by them (rule 17): max(recurrence,
+/// max(issue, busy units, window) + events), its operations' sum left out, since an
+/// out-of-order core issues them together. Any other loop lasts the largest of its summed
+/// cost, its recurrence and its issue time. The rows are the recurrence's latency parameters
+/// scaled to the excess, or one INST (MEMO) row with it; none when the sum stands.
+fn charge_loop(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Option<LoopCharge> {
     let n = l.iterations? as f64;
     let body = l.body_counts.as_ref()?;
     if n <= 0.0 {
@@ -150,18 +221,26 @@ fn loop_excess(
             .collect();
         (rows, var)
     };
+    let charge = |rows: Vec<WaitRow>, variance: f64, time_ns: f64, bound: LoopBound| LoopCharge {
+        rows,
+        variance,
+        time_ns,
+        summed_ns: thr,
+        bound,
+    };
+    let issue_kind = |b: &IssueBound| {
+        if b.param == Param::MEMO {
+            LoopBound::MemoryAccess
+        } else {
+            LoopBound::Issue
+        }
+    };
     // Rule 17: a loop without calls whose instructions are known is charged by them. Fewer
     // instructions than iterations means its lines were not found in the assembly (an
     // iteration is at least a compare and a branch): its operations' sum stands.
     let calls = body.params.contains_key(&Param::PROC);
     let charged_by_issue = issue.filter(|_| !calls && l.instructions.unwrap_or(0) as f64 >= n);
-    if let Some(IssueBound {
-        param,
-        count: i,
-        ns: issue_ns,
-        sd,
-    }) = charged_by_issue
-    {
+    if let Some(b) = charged_by_issue {
         let of =
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
         // Rule 19: the iterations the window overlaps pace the loop's longest chain.
@@ -169,28 +248,49 @@ fn loop_excess(
             let all = l.instructions.unwrap_or(0) as f64;
             cost(&l.longest_chain).map_or(0.0, |c| rules::window_bound(c, all, w.0))
         });
-        let issued =
-            issue_ns.max(of(rules::LoopCharge::Unit)).max(window) + of(rules::LoopCharge::Event);
+        let (busiest, kind) = [
+            (b.ns, issue_kind(&b)),
+            (of(rules::LoopCharge::Unit), LoopBound::Divider),
+            (window, LoopBound::Window),
+        ]
+        .into_iter()
+        .fold((f64::MIN, LoopBound::Issue), |m, x| if x.0 > m.0 { x } else { m });
+        let issued = busiest + of(rules::LoopCharge::Event);
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
-            return Some(scaled_rows(counts, (rec - thr) / rec));
+            let (rows, var) = scaled_rows(counts, (rec - thr) / rec);
+            return Some(charge(rows, var, *rec, LoopBound::Recurrence));
         }
-        let bound = recurrence.map(|r| r.0).unwrap_or(0.0).max(issued);
-        return Some((vec![(param, i, bound - thr, sd)], sd * sd));
+        return Some(match recurrence.filter(|r| r.0 > issued) {
+            Some((rec, _)) => charge(
+                vec![(b.param, b.count, rec - thr, b.sd)],
+                b.sd * b.sd,
+                rec,
+                LoopBound::Recurrence,
+            ),
+            None => charge(
+                vec![(b.param, b.count, issued - thr, b.sd)],
+                b.sd * b.sd,
+                issued,
+                kind,
+            ),
+        });
     }
     let issue = issue.map(|b| {
         let mut c = OpCounts::new();
         c.add(b.param, b.count as u64);
-        (b.ns, c)
+        (b.ns, c, issue_kind(&b))
     });
-    let (bound, counts) = [recurrence, issue]
+    let longest = [recurrence.map(|(t, c)| (t, c, LoopBound::Recurrence)), issue]
         .into_iter()
         .flatten()
-        .max_by(|a, b| a.0.total_cmp(&b.0))?;
-    let excess = bound - thr;
-    if excess <= 0.0 || bound <= 0.0 {
-        return None;
-    }
-    Some(scaled_rows(&counts, excess / bound))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    Some(match longest {
+        Some((bound, counts, kind)) if bound > thr && bound > 0.0 => {
+            let (rows, var) = scaled_rows(&counts, (bound - thr) / bound);
+            charge(rows, var, bound, kind)
+        }
+        _ => charge(Vec::new(), 0.0, thr, LoopBound::Operations),
+    })
 }
 
 /// A loop's issue time (rule 17): its instructions at INST's rate or its loads and stores at
@@ -369,7 +469,7 @@ pub fn predict_program(
     machine: &Characterization,
 ) -> Result<Prediction, PredictError> {
     let mut stats = stats.clone();
-    let failed = crate::issue::fill_loop_instructions(&mut stats, machine).err();
+    let failed = crate::issue::fit_to_build(&mut stats, machine).err();
     let mut p = predict(&stats, machine);
     let has_inst = machine.parameters.iter().any(|r| r.mnemonic == Param::INST);
     if let (Some(e), true) = (failed, has_inst) {
@@ -382,6 +482,41 @@ pub fn predict_program(
 }
 
 impl Prediction {
+    /// The `n` longest innermost loops: where each is, its time, the bound that sets it and
+    /// what its operations alone would cost (issue 27's breakdown by bound).
+    pub fn hot_loops(&self, n: usize) -> export::Table {
+        let total = self.total.seconds();
+        let mut t = export::Table::new(&[
+            "Loop",
+            "Unit",
+            "Iterations",
+            "Time (s)",
+            "Share",
+            "Bound",
+            "Operations (s)",
+        ])
+        .right(&["Iterations", "Time (s)", "Share", "Operations (s)"]);
+        for l in self.loops.iter().take(n) {
+            let file = std::path::Path::new(&l.file)
+                .file_name()
+                .map_or(l.file.clone(), |f| f.to_string_lossy().into_owned());
+            t.push(vec![
+                format!("{file}:{}-{}", l.first_line, l.last_line),
+                l.unit.clone(),
+                format!("{:.3e}", l.iterations as f64),
+                format!("{:.4}", l.time_s),
+                if total > 0.0 {
+                    format!("{:.0} %", 100.0 * l.time_s / total)
+                } else {
+                    String::new()
+                },
+                l.bound.describe().to_string(),
+                format!("{:.4}", l.operations_s),
+            ]);
+        }
+        t
+    }
+
     /// An error naming the operations whose time is not finite, if the prediction has any
     /// non-finite number.
     pub fn check_finite(&self) -> Result<(), PredictError> {
@@ -485,8 +620,36 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
                 predict_part(&r.name, part_counts(r), &loops, machine)
             })
             .collect(),
+        loops: loop_predictions(stats, machine),
         warnings,
     }
+}
+
+/// Each innermost loop with its iterations known, its time and the bound that sets it,
+/// longest first.
+fn loop_predictions(stats: &ProgramStats, machine: &Characterization) -> Vec<LoopPrediction> {
+    let table = costs(machine);
+    let mut out: Vec<LoopPrediction> = stats
+        .loops
+        .iter()
+        .filter_map(|l| {
+            let c = charge_loop(l, &table)?;
+            Some(LoopPrediction {
+                unit: l.unit.clone(),
+                file: l.file.clone(),
+                first_line: l.first_line,
+                last_line: l.last_line,
+                iterations: l.iterations?,
+                instructions: l.instructions,
+                memory_instructions: l.memory_instructions,
+                bound: c.bound,
+                time_s: c.time_ns * 1e-9,
+                operations_s: c.summed_ns * 1e-9,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| b.time_s.total_cmp(&a.time_s));
+    out
 }
 
 /// A prediction is exported as its JSON document, and as its breakdown (Saavedra-Barrera's figure 6.1):
@@ -597,6 +760,10 @@ impl export::Export for Prediction {
             }
             s.push('\n');
             s.push_str(&units.to_markdown());
+        }
+        if !self.loops.is_empty() {
+            s.push_str("\nLongest innermost loops and the bound that sets each one's time:\n\n");
+            s.push_str(&self.hot_loops(10).to_markdown());
         }
         for w in &self.warnings {
             s.push_str(&format!("\n> warning: {w}\n"));
@@ -922,7 +1089,7 @@ mod tests {
         let (compiler, a) =
             crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
         let instructions = |mut stats: ProgramStats| {
-            crate::issue::fill_loop_instructions(&mut stats, &m).unwrap();
+            crate::issue::fit_to_build(&mut stats, &m).unwrap();
             stats.loops[0].instructions.unwrap()
         };
         let weighted = instructions(a.stats.clone());
@@ -959,7 +1126,7 @@ mod tests {
             crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
         let mut stats = a.stats.clone();
         m.compiler.flags = vec!["-O3".into()];
-        crate::issue::fill_loop_instructions(&mut stats, &m).unwrap();
+        crate::issue::fit_to_build(&mut stats, &m).unwrap();
         let saxpy = stats.loops.iter().find(|l| l.first_line == 9).unwrap();
         let compiler = harness::Compiler::find(None, &["-O3".to_string()]).unwrap();
         let loops = compiler.machine_loops(&file, dir.path()).unwrap();

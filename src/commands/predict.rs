@@ -101,6 +101,10 @@ pub fn run(a: Args) -> Result<()> {
     if !p.regions.is_empty() {
         print_parts("Region", &p.regions);
     }
+    if !p.loops.is_empty() {
+        crate::say!("\nLongest innermost loops and the bound that sets each one's time:");
+        crate::commands::show(&p.hot_loops(10));
+    }
     crate::say!(
         "\nPredicted run time of {} on {} ({}): {:.3} s, 90 % interval {:.3} .. {:.3} s",
         p.program,

@@ -1,0 +1,92 @@
+//! The calls to the program's own procedures that the compiler kept, by source line. An
+//! optimizing build inlines small procedures of the same file (gfortran -O2's
+//! `-finline-small-functions`): such a call executes no call instruction and passes no
+//! argument, so the predictor charges PROC and the argument loads only for the calls the
+//! assembly still has (rule 20).
+
+use crate::loops::functions;
+use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
+
+/// Calls to the program's procedures in an assembly listing, by (source file name, line).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EmittedCalls {
+    by_line: BTreeMap<(String, u32), u64>,
+}
+
+impl EmittedCalls {
+    /// Read an x86-64 AT&T listing with line directives: every `call` of a Fortran procedure,
+    /// and every `jmp` to one (a tail call), under the line of the `.loc` in effect.
+    pub fn parse(asm: &str) -> EmittedCalls {
+        let mut by_line = BTreeMap::new();
+        for f in functions(asm) {
+            for i in &f.insns {
+                let is_call = i.mnemonic.starts_with("call")
+                    || (i.mnemonic.starts_with("jmp")
+                        && i.operands.first().is_some_and(|t| !t.starts_with(".L")));
+                let target = i.operands.first().map(String::as_str).unwrap_or("");
+                if let (true, Some(at)) = (is_call && is_fortran_procedure(target), &i.at) {
+                    *by_line.entry(at.clone()).or_insert(0) += 1;
+                }
+            }
+        }
+        EmittedCalls { by_line }
+    }
+
+    /// Add another file's calls (a program of several files).
+    pub fn extend(&mut self, other: EmittedCalls) {
+        for (k, n) in other.by_line {
+            *self.by_line.entry(k).or_insert(0) += n;
+        }
+    }
+
+    /// The calls emitted for `lines` of `file` (matched by file name, without directories).
+    pub fn within(&self, file: &str, lines: RangeInclusive<u32>) -> u64 {
+        let name = crate::assembly::file_name(file);
+        self.by_line
+            .range((name.clone(), *lines.start())..=(name, *lines.end()))
+            .map(|(_, n)| n)
+            .sum()
+    }
+}
+
+/// A procedure compiled from Fortran: gfortran names `SUB` `sub_` (a clone GCC made of it
+/// `sub_.constprop.0`, `sub_.part.0`); its run-time library's names start `_gfortran`, and
+/// the C library's (the intrinsics' `sin`, `memcpy`) have no trailing underscore.
+fn is_fortran_procedure(target: &str) -> bool {
+    let name = target.split('@').next().unwrap_or(target);
+    let base = name.split('.').next().unwrap_or(name);
+    base.len() > 1
+        && base.ends_with('_')
+        && !base.starts_with("_gfortran")
+        && !base.starts_with('*')
+        && !base.starts_with('%')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listing(body: &str) -> String {
+        format!(
+            "\t.file 1 \"p.f\"\n\t.text\n\t.globl f_\n\t.type f_, @function\nf_:\n{body}\t.size f_, .-f_\n"
+        )
+    }
+
+    #[test]
+    fn only_calls_of_fortran_procedures_count_under_their_line() {
+        let asm = listing(
+            "\t.loc 1 10 7\n\tcall\tsub_\n\tcall\tsinf@PLT\n\
+             \t.loc 1 11 7\n\tcall\t_gfortran_st_write@PLT\n\tcall\tfms_.constprop.0\n\
+             \t.loc 1 12 7\n\tjmp\t.L3\n\tcall\t*%rax\n\
+             \t.loc 1 13 7\n\tjmp\tlast_\n",
+        );
+        let c = EmittedCalls::parse(&asm);
+        assert_eq!(c.within("p.f", 10..=10), 1);
+        assert_eq!(c.within("dir/p.f", 11..=11), 1);
+        assert_eq!(c.within("p.f", 12..=12), 0);
+        assert_eq!(c.within("p.f", 13..=13), 1);
+        assert_eq!(c.within("p.f", 1..=100), 3);
+        assert_eq!(c.within("q.f", 1..=100), 0);
+    }
+}

@@ -1,0 +1,72 @@
+//! Rule 20 on the predictor's side: an optimizing build inlines calls, and an inlined call
+//! costs no call. Which calls the compiler kept is read from the program's assembly (see
+//! [`harness::EmittedCalls`]); the counts of the calls it inlined are taken out of the
+//! program's statistics before the prediction.
+
+use harness::EmittedCalls;
+use model::program_stats::BlockStats;
+use model::{rules, OpCounts, ProgramStats};
+
+/// Take out of `stats` the call operations (PROC, argument loads) of the calls that
+/// `emitted` says the compiler inlined: for each basic block, the share of its calls whose
+/// call instruction is missing from its lines. They leave the program's, the block's unit's,
+/// the block's own, the regions' and the enclosing innermost loops' counts. Returns the calls taken out.
+pub fn drop_inlined_calls(stats: &mut ProgramStats, emitted: &EmittedCalls) -> u64 {
+    let mut dropped_calls = 0;
+    let mut blocks = std::mem::take(&mut stats.blocks);
+    for b in &mut blocks {
+        let Some(dropped) = inlined_share(b, emitted) else {
+            continue;
+        };
+        if let Some(c) = b.dynamic_counts.as_mut() {
+            *c = c.minus(&dropped);
+        }
+        dropped_calls += dropped.get(model::Param::PROC);
+        let lines = b.first_line..=b.last_line;
+        let less = |counts: &mut Option<OpCounts>| {
+            if let Some(c) = counts.as_mut() {
+                *c = c.minus(&dropped);
+            }
+        };
+        less(&mut stats.total.dynamic_counts);
+        for u in stats.units.iter_mut().filter(|u| u.name == b.unit) {
+            less(&mut u.dynamic_counts);
+        }
+        for r in stats.regions.iter_mut().filter(|r| {
+            r.spans.iter().any(|s| {
+                s.file == b.file && s.first_line <= b.first_line && b.last_line <= s.last_line
+            })
+        }) {
+            less(&mut r.dynamic_counts);
+        }
+        for l in stats.loops.iter_mut().filter(|l| {
+            l.file == b.file && l.first_line <= *lines.start() && *lines.end() <= l.last_line
+        }) {
+            if let Some(c) = l.body_counts.as_mut() {
+                *c = c.minus(&dropped);
+            }
+        }
+    }
+    stats.blocks = blocks;
+    dropped_calls
+}
+
+/// The call operations of `b`'s run that were inlined (rule 20), None when none were.
+fn inlined_share(b: &BlockStats, emitted: &EmittedCalls) -> Option<OpCounts> {
+    let counted = b.static_counts.get(model::Param::PROC);
+    let runs = b.dynamic_counts.as_ref()?;
+    if counted == 0 {
+        return None;
+    }
+    let kept = rules::kept_call_share(counted, emitted.within(&b.file, b.first_line..=b.last_line));
+    if kept >= 1.0 {
+        return None;
+    }
+    let mut out = OpCounts::new();
+    for (&p, &n) in &runs.params {
+        if rules::is_call_charge(p.def().operation) {
+            out.add(p, (n as f64 * (1.0 - kept)).round() as u64);
+        }
+    }
+    Some(out)
+}
