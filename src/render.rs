@@ -117,12 +117,21 @@ pub fn hardware_report(r: &HardwareReport) -> String {
             "frequency: {:.0} MHz (dependent integer additions)\n",
             cpu.frequency_mhz
         ));
-        let mut t =
-            Table::new(&["operation", "latency (cycles)", "throughput (cycles)"]).right_from(1);
+        // Packed rows: throughput per instruction of the width shown, no latency measured.
+        let mut t = Table::new(&[
+            "operation",
+            "code",
+            "latency (cycles)",
+            "throughput (cycles)",
+        ])
+        .right_from(2);
         for i in &cpu.instructions {
             t.push(vec![
                 i.name.to_string(),
-                format!("{:.2}", i.latency_cycles),
+                i.vector_bits
+                    .map_or("scalar".to_string(), |b| format!("packed {b}-bit")),
+                i.latency_cycles
+                    .map_or("-".to_string(), |l| format!("{l:.2}")),
                 format!("{:.2}", i.throughput_cycles),
             ]);
         }

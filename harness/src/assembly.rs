@@ -280,12 +280,23 @@ impl Compiler {
     /// flags; -g does not change the code GCC generates) as `<stem>.s` in `dir`, and return
     /// the listing.
     pub fn assembly_listing(&self, source: &Path, dir: &Path) -> Result<String, CompileError> {
+        self.assembly_listing_with(source, dir, &[])
+    }
+
+    /// [`Compiler::assembly_listing`] with `extra` flags after the system's own (X-Ray's
+    /// vector kernels read the code they run, built with their own flags).
+    pub fn assembly_listing_with(
+        &self,
+        source: &Path,
+        dir: &Path,
+        extra: &[&str],
+    ) -> Result<String, CompileError> {
         let stem = source
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "source".into());
         let out = dir.join(format!("{stem}.s"));
-        self.assemble(source, &out)?;
+        self.assemble(source, &out, extra)?;
         std::fs::read_to_string(&out).map_err(|e| CompileError {
             compiler: self.path.display().to_string(),
             file: source.display().to_string(),

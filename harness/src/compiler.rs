@@ -143,15 +143,17 @@ impl Compiler {
         self.run(&args, source, source.parent().unwrap_or(Path::new(".")))
     }
 
-    /// Compile one source file to an assembly listing with line directives (`-S -g`).
-    pub fn assemble(&self, source: &Path, out: &Path) -> Result<(), CompileError> {
-        let args: Vec<&std::ffi::OsStr> = vec![
+    /// Compile one source file to an assembly listing with line directives (`-S -g`), with
+    /// `extra` flags after the system's own.
+    pub fn assemble(&self, source: &Path, out: &Path, extra: &[&str]) -> Result<(), CompileError> {
+        let mut args: Vec<&std::ffi::OsStr> = extra.iter().map(|s| s.as_ref()).collect();
+        args.extend::<[&std::ffi::OsStr; 5]>([
             "-S".as_ref(),
             "-g".as_ref(),
             source.as_os_str(),
             "-o".as_ref(),
             out.as_os_str(),
-        ];
+        ]);
         self.run(&args, source, out.parent().unwrap_or(Path::new(".")))
     }
 

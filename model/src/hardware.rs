@@ -47,15 +47,24 @@ pub struct TlbInfo {
     pub miss_penalty_ns: f64,
 }
 
-/// Latency and throughput of one instruction kind, in cycles (X-Ray).
+/// Latency and throughput of one instruction kind, in cycles, measured on the machine, not
+/// looked up (X-Ray; issue 27 item 3). A scalar row has both; a packed row (`vector_bits`)
+/// has the throughput of one packed instruction, which does `vector_bits` / element bits
+/// source operations: what the predictor charges a vectorized loop's packed instructions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InstructionTiming {
-    /// e.g. "integer add", "double multiply".
+    /// e.g. "integer add", "double multiply", "single square root".
     pub name: String,
-    /// Cycles from an operation's inputs to its result (a chain of dependent operations).
-    pub latency_cycles: f64,
-    /// Cycles between independent operations (reciprocal throughput).
+    /// Cycles from an operation's inputs to its result (a chain of dependent operations);
+    /// None when only the throughput was measured (packed rows).
+    #[serde(default)]
+    pub latency_cycles: Option<f64>,
+    /// Cycles between independent instructions (reciprocal throughput).
     pub throughput_cycles: f64,
+    /// Width of a packed (SIMD) instruction in bits (128, 256, 512); None for scalar code
+    /// (and in files written before packed rows were measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vector_bits: Option<u32>,
 }
 
 /// CPU parameters (X-Ray (Yotov, Pingali & Stodghill) section 7).
@@ -161,5 +170,26 @@ mod tests {
         );
         assert_eq!(largest_cache_bytes(&[level(4 << 20)], 0), Some(4 << 20));
         assert_eq!(largest_cache_bytes(&[], 0), None);
+    }
+
+    #[test]
+    fn an_older_instruction_row_reads_as_scalar_and_a_packed_one_round_trips() {
+        let old = r#"{"name": "double add", "latency_cycles": 3.0, "throughput_cycles": 0.5}"#;
+        let row: InstructionTiming = serde_json::from_str(old).unwrap();
+        assert_eq!(row.latency_cycles, Some(3.0));
+        assert_eq!(row.vector_bits, None);
+        let scalar = serde_json::to_string(&row).unwrap();
+        assert!(!scalar.contains("vector_bits"), "{scalar}");
+        let packed = InstructionTiming {
+            name: "double divide".into(),
+            latency_cycles: None,
+            throughput_cycles: 5.0,
+            vector_bits: Some(256),
+        };
+        let text = serde_json::to_string(&packed).unwrap();
+        assert_eq!(
+            serde_json::from_str::<InstructionTiming>(&text).unwrap(),
+            packed
+        );
     }
 }

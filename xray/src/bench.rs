@@ -51,6 +51,17 @@ impl<'c> Workshop<'c> {
             .map_err(|e| XrayError::Compile(e.to_string()))?;
         Ok(exe_path)
     }
+
+    /// Write source `name` and compile it with `flags` to an assembly listing (`-S -g`),
+    /// `<stem>.s` beside it; the listing's text. Building from that `.s` runs the code read.
+    pub fn listing(&self, name: &str, text: &str, flags: &[&str]) -> Result<String, XrayError> {
+        let src = self.path(name);
+        std::fs::write(&src, text)
+            .map_err(|e| XrayError::Io(format!("cannot write {}: {e}", src.display())))?;
+        self.compiler
+            .assembly_listing_with(&src, self.dir.path(), flags)
+            .map_err(|e| XrayError::Compile(e.to_string()))
+    }
 }
 
 /// The aligned, huge-page buffer module the chase and stream programs allocate with

@@ -81,8 +81,9 @@ pub fn measure(
             false
         }
     };
-    progress("CPU: frequency, add and multiply, FMA");
+    progress("CPU: frequency, add, multiply, divide, square root, packed, FMA");
     let timings = cpu::measure(&shop, opts.quick)?;
+    notes.extend(timings.notes()?);
     let frequency_mhz = timings.frequency_mhz()?;
     let ghz = frequency_mhz / 1000.0;
     progress("compiling the pointer-chasing benchmark");

@@ -30,10 +30,11 @@ pub struct CachedReport {
     pub report: HardwareReport,
 }
 
-/// Version 2 added the bandwidths: an entry measured without them is measured again.
+/// Version 2 added the bandwidths, version 3 divide, square root and packed instruction rows:
+/// an entry measured without them is measured again.
 impl Versioned for CachedReport {
     const FORMAT: &'static str = "opcost-xray-cache";
-    const VERSION: u32 = 2;
+    const VERSION: u32 = 3;
 }
 
 /// Why a cache entry was not used (said to the user before measuring again).

@@ -2,17 +2,20 @@
 ! operands from standard input (so nothing is known at compile time), calibrates each kernel's
 ! iteration count until one run lasts target_ns, then times it reps times and prints
 ! "K name ns_per_op_min ns_per_op_median" (8 operations per iteration, 16 for the
-! throughput kernels of floating point). The results are printed too (no dead code).
+! throughput kernels of floating point, 8 per element of the vector kernels' arrays). The
+! results are printed too (no dead code).
 program cpu_main
   implicit none
   integer(8) :: reps, target_ns, ia, ib, im, iv(8)
-  real(4) :: sx, sy, sz, sv(8)
-  real(8) :: dx, dy, dz, dv(8), sink
+  real(4) :: sx, sy, sz, sv(8), sq, sr, sqv(8), sa(NELEM)
+  real(8) :: dx, dy, dz, dv(8), dq, dr, dqv(8), da(NELEM), sink
   read (*, *) reps, target_ns
   read (*, *) ia, ib, im
   read (*, *) sx, sy, sz
   read (*, *) dx, dy, dz
-  iv = ia; sv = sx; dv = dx; sink = 0
+  read (*, *) sq, sr
+  read (*, *) dq, dr
+  iv = ia; sv = sx; dv = dx; sqv = sq; dqv = dq; sink = 0
   call bench('int_add_lat', 8)
   call bench('int_add_thr', 8)
   call bench('int_mul_lat', 8)
@@ -27,7 +30,18 @@ program cpu_main
   call bench('r8_mul_thr', 16)
   call bench('madd_fused', 8)
   call bench('madd_separate', 8)
+  call bench('r4_div_lat', 8)
+  call bench('r4_div_thr', 16)
+  call bench('r4_sqrt_lat', 8)
+  call bench('r4_sqrt_thr', 16)
+  call bench('r8_div_lat', 8)
+  call bench('r8_div_thr', 16)
+  call bench('r8_sqrt_lat', 8)
+  call bench('r8_sqrt_thr', 16)
+  call vector('r4')
+  call vector('r8')
   sink = sink + dble(ia + ib + sum(iv)) + dble(sx + sum(sv)) + dx + sum(dv)
+  sink = sink + dble(sq + sum(sqv) + sum(sa)) + dq + sum(dqv) + sum(da)
   write (*, '(a,1x,g0)') 'S', sink
 contains
   subroutine run(name, iters)
@@ -48,15 +62,45 @@ contains
     case ('r8_mul_thr'); call mul_thr_r8(iters, dv, dy, dz)
     case ('madd_fused'); call madd_fused(iters, dx, 0.5d0 * dy / dy, dz / dz)
     case ('madd_separate'); call madd_separate(iters, dx, 0.5d0 * dy / dy, dz / dz)
+    case ('r4_div_lat'); call div_lat_r4(iters, sq, sr)
+    case ('r4_div_thr'); call div_thr_r4(iters, sqv, sr)
+    case ('r4_sqrt_lat'); call sqrt_lat_r4(iters, sq, sr)
+    case ('r4_sqrt_thr'); call sqrt_thr_r4(iters, sqv, sr)
+    case ('r8_div_lat'); call div_lat_r8(iters, dq, dr)
+    case ('r8_div_thr'); call div_thr_r8(iters, dqv, dr)
+    case ('r8_sqrt_lat'); call sqrt_lat_r8(iters, dq, dr)
+    case ('r8_sqrt_thr'); call sqrt_thr_r8(iters, dqv, dr)
+    case ('r4_vadd'); call vadd_r4(iters, sa, sy)
+    case ('r4_vmul'); call vmul_r4(iters, sa, sy, sz)
+    case ('r4_vfma'); call vfma_r4(iters, sa, 0.5 * sy / sy, sz / sz)
+    case ('r4_vdiv'); call vdiv_r4(iters, sa, sr)
+    case ('r4_vsqrt'); call vsqrt_r4(iters, sa, sr)
+    case ('r8_vadd'); call vadd_r8(iters, da, dy)
+    case ('r8_vmul'); call vmul_r8(iters, da, dy, dz)
+    case ('r8_vfma'); call vfma_r8(iters, da, 0.5d0 * dy / dy, dz / dz)
+    case ('r8_vdiv'); call vdiv_r8(iters, da, dr)
+    case ('r8_vsqrt'); call vsqrt_r8(iters, da, dr)
     end select
   end subroutine run
+
+  ! The vector kernels of one kind ('r4' or 'r8'), each from fresh operands (x = q), their
+  ! operations counted per element of the array.
+  subroutine vector(kind)
+    character(2), intent(in) :: kind
+    character(5), parameter :: ops(5) = [character(5) :: 'vadd', 'vmul', 'vfma', 'vdiv', 'vsqrt']
+    integer :: j
+    do j = 1, size(ops)
+      sa = sq; da = dq
+      call bench(kind // '_' // trim(ops(j)), 8 * NELEM)
+    end do
+  end subroutine vector
 
   subroutine bench(name, ops)
     character(*), intent(in) :: name
     integer, intent(in) :: ops
     integer(8) :: iters, t0, t1, r, k
     real(8), allocatable :: t(:)
-    iters = 1024
+    iters = max(1, 8192 / ops)
     do
       call system_clock(t0)
       call run(name, iters)
