@@ -359,6 +359,7 @@ fn loop_stats(
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,
                 memory_instructions: None,
+                divider_instructions: None,
                 consequent_runs: counters
                     .map(|c| {
                         (l.first..=l.last)

@@ -54,6 +54,10 @@ pub struct PassCounts {
     /// Divisions and square roots: slow and not pipelined, so counted apart.
     pub div: FpOps,
     pub sqrt: FpOps,
+    /// Of `div` and `sqrt`, those on double precision (`sd`, `pd`), which the divider takes
+    /// longer over.
+    pub div_double: FpOps,
+    pub sqrt_double: FpOps,
     /// Integer add, sub, inc, dec, neg, logic, shifts, compares and tests, `lea`, `cmov`, `set`.
     pub int_alu: u64,
     pub int_mul: u64,
@@ -354,6 +358,13 @@ fn count(c: &mut PassCounts, insn: &Insn) {
             Fp::Sqrt => c.sqrt.add(width),
             Fp::Plain => {}
         }
+        if is_double(m) {
+            match kind {
+                Fp::Div => c.div_double.add(width),
+                Fp::Sqrt => c.sqrt_double.add(width),
+                _ => {}
+            }
+        }
     }
     match int_op(m) {
         Some(Int::Alu) => c.int_alu += 1,
@@ -457,6 +468,11 @@ fn fp_op(m: &str, ops: &[String]) -> Option<(Fp, Option<u32>)> {
         }
     });
     Some((kind, width))
+}
+
+/// A floating-point instruction on double precision: its suffix `sd` or `pd`.
+fn is_double(mnemonic: &str) -> bool {
+    mnemonic.ends_with("sd") || mnemonic.ends_with("pd")
 }
 
 enum Int {
@@ -725,6 +741,7 @@ mod tests {
         assert_eq!(c.fp.packed, BTreeMap::from([(16, 1), (32, 2), (64, 1)]));
         assert_eq!((c.fma.total(), c.fma.widest()), (2, Some(64)));
         assert_eq!((c.div.scalar, c.sqrt.packed.get(&32)), (1, Some(&1)));
+        assert_eq!((c.div_double.total(), c.sqrt_double.packed.get(&32)), (0, Some(&1)));
         assert_eq!((c.int_alu, c.int_mul, c.int_div), (3, 1, 1));
         assert_eq!(c.branches, 1);
         assert_eq!(c.calls, vec!["_gfortran_st_write", "%rax"]);

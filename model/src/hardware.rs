@@ -67,6 +67,19 @@ pub struct InstructionTiming {
     pub vector_bits: Option<u32>,
 }
 
+impl CpuInfo {
+    /// The reciprocal throughput, ns, of the instruction row `name` ("double divide"),
+    /// scalar or packed (the widest width measured); None when it was not measured.
+    pub fn throughput_ns(&self, name: &str, packed: bool) -> Option<f64> {
+        let row = self
+            .instructions
+            .iter()
+            .filter(|r| r.name == name && r.vector_bits.is_some() == packed)
+            .max_by_key(|r| r.vector_bits)?;
+        (self.frequency_mhz > 0.0).then(|| row.throughput_cycles * 1000.0 / self.frequency_mhz)
+    }
+}
+
 /// CPU parameters (X-Ray (Yotov, Pingali & Stodghill) section 7).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CpuInfo {
@@ -119,6 +132,25 @@ pub struct Bandwidth {
     pub read_bytes_per_cycle: f64,
     pub write_bytes_per_cycle: f64,
     pub copy_bytes_per_cycle: f64,
+}
+
+impl Bandwidth {
+    /// The time, ns, to move `read` bytes in and `written` bytes out at this level's rate
+    /// (rule 21): the copy stream's when a loop does both, else the read or the write
+    /// stream's.
+    pub fn time_ns(&self, read: f64, written: f64) -> f64 {
+        let rate = match (read > 0.0, written > 0.0) {
+            (true, true) => self.copy_bytes_per_ns,
+            (true, false) => self.read_bytes_per_ns,
+            (false, true) => self.write_bytes_per_ns,
+            (false, false) => return 0.0,
+        };
+        if rate > 0.0 {
+            (read + written) / rate
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Everything X-Ray measured.
@@ -191,5 +223,35 @@ mod tests {
             serde_json::from_str::<InstructionTiming>(&text).unwrap(),
             packed
         );
+    }
+}
+
+impl HardwareReport {
+    /// The bandwidths of the level a loop whose data take `footprint_bytes` streams from
+    /// (rule 21): the first cache level that holds them, else main memory; None when no
+    /// bandwidth was measured. A level holds what the larger of X-Ray's capacity and the
+    /// operating system's size for it (`os_sizes`: level, bytes) says: on a virtual machine
+    /// X-Ray measures an effective capacity, a lower bound.
+    pub fn bandwidth_for(&self, footprint_bytes: u64, os_sizes: &[(u8, u64)]) -> Option<&Bandwidth> {
+        let capacity = |level: u8| {
+            let xray = self
+                .caches
+                .iter()
+                .filter(|c| c.level == level)
+                .map(|c| c.capacity_bytes)
+                .max()
+                .unwrap_or(0);
+            let os = os_sizes
+                .iter()
+                .filter(|(l, _)| *l == level)
+                .map(|(_, b)| *b)
+                .max()
+                .unwrap_or(0);
+            xray.max(os)
+        };
+        self.bandwidths
+            .iter()
+            .find(|b| b.level.is_some_and(|l| footprint_bytes <= capacity(l)))
+            .or_else(|| self.bandwidths.iter().find(|b| b.level.is_none()))
     }
 }

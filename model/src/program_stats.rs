@@ -89,11 +89,51 @@ pub struct LoopStats {
     /// Of `instructions`, those that load or store (rule 17), filled with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_instructions: Option<u64>,
+    /// Division and square-root instructions of that run in an optimized build, from the
+    /// machine loop the compiler made of it (filled with `instructions`; absent at -O0,
+    /// where rule 17 charges the characterized DR… and SQR… parameters instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divider_instructions: Option<DividerInstructions>,
     /// The loop's logical IFs whose consequent has its own count: (line, runs of the
     /// consequent in that run). The consequent's instructions run that often, not as often as
     /// the line (rule 17; absent in older files).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub consequent_runs: Vec<(u32, u64)>,
+}
+
+/// Instructions of one kind, scalar and packed (SIMD).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScalarPacked {
+    pub scalar: u64,
+    pub packed: u64,
+}
+
+/// A loop's divisions and square roots by precision and packing: the divider is not
+/// pipelined, so these bound a loop that has many (rule 17's busy units, optimized builds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DividerInstructions {
+    pub single_divide: ScalarPacked,
+    pub double_divide: ScalarPacked,
+    pub single_square_root: ScalarPacked,
+    pub double_square_root: ScalarPacked,
+}
+
+impl DividerInstructions {
+    /// Each kind with its X-Ray row name ("double divide", ...).
+    pub fn by_name(&self) -> [(&'static str, ScalarPacked); 4] {
+        [
+            ("single divide", self.single_divide),
+            ("double divide", self.double_divide),
+            ("single square root", self.single_square_root),
+            ("double square root", self.double_square_root),
+        ]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_name()
+            .iter()
+            .all(|(_, n)| n.scalar == 0 && n.packed == 0)
+    }
 }
 
 impl LoopStats {
@@ -122,6 +162,30 @@ pub struct BlockStats {
 }
 
 impl ProgramStats {
+    /// A program of one part: `counts` as its dynamic counts, nothing else known (for
+    /// predictions from counts alone, and tests).
+    pub fn of_counts(program: &str, counts: OpCounts) -> ProgramStats {
+        ProgramStats {
+            format: <Self as Versioned>::FORMAT.to_string(),
+            format_version: <Self as Versioned>::VERSION,
+            program: program.to_string(),
+            source_files: Vec::new(),
+            source_sha256: String::new(),
+            total: PartStats {
+                name: program.to_string(),
+                static_counts: OpCounts::new(),
+                dynamic_counts: Some(counts),
+                spans: Vec::new(),
+            },
+            units: Vec::new(),
+            regions: Vec::new(),
+            skipped_statements: 0,
+            blocks: Vec::new(),
+            loops: Vec::new(),
+            program_flags: Vec::new(),
+        }
+    }
+
     /// Read a ProgramStats file (from `opcost analyze --json`).
     pub fn load(path: &std::path::Path) -> Result<Self, crate::files::LoadError> {
         crate::files::load_versioned(path, "")

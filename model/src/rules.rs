@@ -138,6 +138,15 @@
 //!     its instructions over its pass time ([`window_of`]). An n-body force loop (a square
 //!     root and a division on a 12-statement chain, about 70 instructions an iteration) ran
 //!     at 10 ns an iteration, where its issue and divider bounds gave 3.7.
+//! 21. The memory bound (opcost's refinement; issue 27): an innermost loop lasts at least
+//!     the time its array references take to stream through the level its data come from.
+//!     Each reference moves, an iteration, the bytes its address steps by, a cache line at
+//!     most (each step of a line or more fetches a new line), nothing when its address does
+//!     not move, and one element when its step is unknown (an indirect subscript)
+//!     ([`streamed_bytes`]); the data come from the first level that holds the arrays the
+//!     loop walks, by their declared sizes, else from memory, at X-Ray's measured read,
+//!     write or copy bandwidth of that level. A transpose of a 32 MiB matrix strides 16 KiB
+//!     an access: a new line from memory each time.
 //! 20. Inlined calls (opcost's refinement, optimized builds): a call the compiler inlined
 //!     executes no call instruction and loads no argument, so a basic block's PROC and
 //!     argument loads count only in the share of its calls that its lines still have in the
@@ -721,6 +730,16 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         | Operation::ProcedureCall
         | Operation::ConstantStoreLarge => LoopCharge::Event,
         _ => LoopCharge::Issued,
+    }
+}
+
+/// Rule 21: the bytes a reference moves an iteration: its address's step (`stride_bytes`,
+/// None when unknown) capped at a line, nothing for a reference that does not move, one
+/// element when the step is unknown.
+pub fn streamed_bytes(stride_bytes: Option<i64>, element_bytes: u32, line_bytes: u64) -> f64 {
+    match stride_bytes {
+        Some(s) => s.unsigned_abs().min(line_bytes) as f64,
+        None => element_bytes as f64,
     }
 }
 

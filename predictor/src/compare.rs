@@ -440,25 +440,7 @@ mod tests {
     }
 
     fn stats(c: OpCounts) -> ProgramStats {
-        ProgramStats {
-            format: "opcost-program-stats".into(),
-            format_version: 1,
-            program: "p".into(),
-            source_files: vec![],
-            source_sha256: String::new(),
-            total: model::program_stats::PartStats {
-                name: "p".into(),
-                static_counts: OpCounts::new(),
-                dynamic_counts: Some(c),
-                spans: vec![],
-            },
-            units: vec![],
-            regions: vec![],
-            skipped_statements: 0,
-            blocks: vec![],
-            loops: vec![],
-            program_flags: vec![],
-        }
+        ProgramStats::of_counts("p", c)
     }
 
     #[test]

@@ -4,12 +4,12 @@
 //! statistics stay the same for every system.
 
 use harness::{
-    loops_of_source_loop, CompileError, Compiler, CompilerError, EmittedCalls, LineInstructions,
-    MachineLoop,
+    loops_of_source_loop, CompileError, Compiler, CompilerError, EmittedCalls, FpOps,
+    LineInstructions, MachineLoop,
 };
 use model::catalogue::Precision;
 use model::characterization::Characterization;
-use model::program_stats::LoopStats;
+use model::program_stats::{DividerInstructions, LoopStats, ScalarPacked};
 use model::{rules, ProgramStats};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -42,6 +42,7 @@ pub fn fit_to_build(stats: &mut ProgramStats, machine: &Characterization) -> Res
     for l in &mut stats.loops {
         l.instructions = None;
         l.memory_instructions = None;
+        l.divider_instructions = None;
     }
     // The machine's flags plus those the program's builds need (legacy code).
     let flags = [machine.compiler.flags.clone(), stats.program_flags.clone()].concat();
@@ -102,13 +103,14 @@ pub fn fit_to_build(stats: &mut ProgramStats, machine: &Characterization) -> Res
         .loops
         .iter()
         .map(|l| match from_machine_loops(l, &machine_loops) {
-            Some((all, memory)) => (Some(all), Some(memory)),
-            None => (count(l, &lines), count(l, &memory)),
+            Some(run) => (Some(run.instructions), Some(run.memory), Some(run.divider)),
+            None => (count(l, &lines), count(l, &memory), None),
         })
         .collect();
-    for (l, (all, memory)) in stats.loops.iter_mut().zip(counted) {
+    for (l, (all, memory, divider)) in stats.loops.iter_mut().zip(counted) {
         l.instructions = all;
         l.memory_instructions = memory;
+        l.divider_instructions = divider;
     }
     Ok(())
 }
@@ -122,14 +124,23 @@ fn optimizes(flags: &[String]) -> bool {
         .is_some_and(|f| f != "-O0")
 }
 
-/// Rule 17 for an optimized build: the instructions and memory accesses (loads plus stores)
-/// of a source loop's run, from the machine loop the compiler made of it. Its widest-stepping
-/// machine loop is the body that runs (a vectorized body beside its scalar remainder); a pass
-/// covers its step over the loop's element size of source iterations (one when the step is
-/// unknown). Counting by line instead would add every copy of the loop's lines (vector body,
-/// remainder, versions, hoisted code) once per source iteration. None when the source loop
-/// has no machine loop (unrolled completely, or its lines merged into another's).
-fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<(u64, u64)> {
+/// What a source loop's run executes in an optimized build (rule 17).
+struct MachineRun {
+    instructions: u64,
+    /// Loads plus stores.
+    memory: u64,
+    divider: DividerInstructions,
+}
+
+/// Rule 17 for an optimized build: the instructions, memory accesses (loads plus stores) and
+/// divider instructions of a source loop's run, from the machine loop the compiler made of
+/// it. Its widest-stepping machine loop is the body that runs (a vectorized body beside its
+/// scalar remainder); a pass covers its step over the loop's element size of source
+/// iterations (one when the step is unknown). Counting by line instead would add every copy
+/// of the loop's lines (vector body, remainder, versions, hoisted code) once per source
+/// iteration. None when the source loop has no machine loop (unrolled completely, or its
+/// lines merged into another's).
+fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<MachineRun> {
     let n = l.iterations?;
     let found = loops_of_source_loop(machine_loops, &l.file, l.first_line..=l.last_line);
     let body = found
@@ -141,10 +152,31 @@ fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<(u
         .max(1);
     let passes = n.div_ceil(per_pass);
     let pass = &body.pass;
-    Some((
-        passes * pass.instructions,
-        passes * (pass.loads + pass.stores),
-    ))
+    let split = |all: &FpOps, double: &FpOps| {
+        let packed = |o: &FpOps| o.packed.values().sum::<u64>();
+        (
+            ScalarPacked {
+                scalar: passes * (all.scalar - double.scalar),
+                packed: passes * (packed(all) - packed(double)),
+            },
+            ScalarPacked {
+                scalar: passes * double.scalar,
+                packed: passes * packed(double),
+            },
+        )
+    };
+    let (single_divide, double_divide) = split(&pass.div, &pass.div_double);
+    let (single_square_root, double_square_root) = split(&pass.sqrt, &pass.sqrt_double);
+    Some(MachineRun {
+        instructions: passes * pass.instructions,
+        memory: passes * (pass.loads + pass.stores),
+        divider: DividerInstructions {
+            single_divide,
+            double_divide,
+            single_square_root,
+            double_square_root,
+        },
+    })
 }
 
 /// The bytes of the loop's typical element: 8 when its counted operations are mostly on

@@ -2,7 +2,8 @@
 //! var(T) = sum C_i^2 var(P_i), and the breakdown of Saavedra-Barrera's figure 6.1.
 
 use model::characterization::Characterization;
-use model::program_stats::{LoopStats, PartStats};
+use model::hardware::CpuInfo;
+use model::program_stats::{DividerInstructions, LoopStats, PartStats};
 use model::{rules, Estimate, OpCounts, Param, ProgramStats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -163,8 +164,9 @@ struct LoopCharge {
 fn loop_excess(
     l: &LoopStats,
     table: &BTreeMap<Param, (f64, f64, usize)>,
+    cpu: Option<&CpuInfo>,
 ) -> Option<(Vec<WaitRow>, f64)> {
-    charge_loop(l, table)
+    charge_loop(l, table, cpu)
         .filter(|c| !c.rows.is_empty())
         .map(|c| (c.rows, c.variance))
 }
@@ -175,7 +177,11 @@ fn loop_excess(
 /// out-of-order core issues them together. Any other loop lasts the largest of its summed
 /// cost, its recurrence and its issue time. The rows are the recurrence's latency parameters
 /// scaled to the excess, or one INST (MEMO) row with it; none when the sum stands.
-fn charge_loop(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Option<LoopCharge> {
+fn charge_loop(
+    l: &LoopStats,
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+    cpu: Option<&CpuInfo>,
+) -> Option<LoopCharge> {
     let n = l.iterations? as f64;
     let body = l.body_counts.as_ref()?;
     if n <= 0.0 {
@@ -248,9 +254,16 @@ fn charge_loop(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Opt
             let all = l.instructions.unwrap_or(0) as f64;
             cost(&l.longest_chain).map_or(0.0, |c| rules::window_bound(c, all, w.0))
         });
+        // The divider: an optimized build's divisions and square roots at X-Ray's measured
+        // throughputs when it has them, else the characterized DR... and SQR... parameters.
+        let divider = l
+            .divider_instructions
+            .as_ref()
+            .and_then(|d| cpu.and_then(|c| divider_ns(d, c)))
+            .unwrap_or_else(|| of(rules::LoopCharge::Unit));
         let (busiest, kind) = [
             (b.ns, issue_kind(&b)),
-            (of(rules::LoopCharge::Unit), LoopBound::Divider),
+            (divider, LoopBound::Divider),
             (window, LoopBound::Window),
         ]
         .into_iter()
@@ -291,6 +304,25 @@ fn charge_loop(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Opt
         }
         _ => charge(Vec::new(), 0.0, thr, LoopBound::Operations),
     })
+}
+
+/// The time, ns, the divider takes over `d`'s instructions at X-Ray's throughputs (scalar and
+/// packed rows); None when a row the loop needs was not measured.
+fn divider_ns(d: &DividerInstructions, cpu: &CpuInfo) -> Option<f64> {
+    d.by_name()
+        .iter()
+        .map(|(name, n)| {
+            let scalar = match n.scalar {
+                0 => 0.0,
+                k => k as f64 * cpu.throughput_ns(name, false)?,
+            };
+            let packed = match n.packed {
+                0 => 0.0,
+                k => k as f64 * cpu.throughput_ns(name, true)?,
+            };
+            Some(scalar + packed)
+        })
+        .sum()
 }
 
 /// A loop's issue time (rule 17): its instructions at INST's rate or its loads and stores at
@@ -371,6 +403,7 @@ pub fn predict_part(
     machine: &Characterization,
 ) -> PartPrediction {
     let table = costs(machine);
+    let cpu = machine.xray.as_ref().and_then(|x| x.cpu.as_ref());
     let total_ops = (counts.total_characterized() + counts.total_uncharacterized()).max(1) as f64;
     let mut t = 0.0;
     let mut var = 0.0;
@@ -401,7 +434,7 @@ pub fn predict_part(
     // Recurrence waits: latency rows for the time loops wait on their chains.
     let mut waits: BTreeMap<Param, (f64, f64, f64)> = BTreeMap::new();
     for l in loops {
-        if let Some((extra, v)) = loop_excess(l, &table) {
+        if let Some((extra, v)) = loop_excess(l, &table, cpu) {
             var += v;
             for (p, execs, time_ns, sd_ns) in extra {
                 let w = waits.entry(p).or_insert((0.0, 0.0, 0.0));
@@ -629,11 +662,12 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
 /// longest first.
 fn loop_predictions(stats: &ProgramStats, machine: &Characterization) -> Vec<LoopPrediction> {
     let table = costs(machine);
+    let cpu = machine.xray.as_ref().and_then(|x| x.cpu.as_ref());
     let mut out: Vec<LoopPrediction> = stats
         .loops
         .iter()
         .filter_map(|l| {
-            let c = charge_loop(l, &table)?;
+            let c = charge_loop(l, &table, cpu)?;
             Some(LoopPrediction {
                 unit: l.unit.clone(),
                 file: l.file.clone(),
@@ -876,6 +910,7 @@ mod tests {
             regions: vec!["R".into()],
             instructions,
             memory_instructions: None,
+            divider_instructions: None,
             consequent_runs: Vec::new(),
         };
         (body, l)
@@ -1145,6 +1180,154 @@ mod tests {
         );
         // Fewer instructions than iterations times the -O0 statement's dozen.
         assert!(saxpy.instructions.unwrap() < 1000 * 4, "{saxpy:?}");
+    }
+
+    /// Rule 20: a small subroutine called in a loop is inlined at -O2, where its call and
+    /// argument loads leave the counts; at -O0 they stay, and the callee's work stays at both.
+    #[test]
+    fn calls_the_optimizer_inlined_cost_no_call() {
+        let mut m = machine(&[(Param::INST, 0.1, 0.0), (Param::PROC, 5.0, 0.0)]);
+        if harness::Compiler::find(None, &[]).is_err() {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("inl.f");
+        std::fs::write(
+            &file,
+            "      PROGRAM P\n      REAL S\n      INTEGER I\n      S = 0.0\n      DO 10 I = 1, 1000\n         CALL ADDTO(S, 0.5)\n   10 CONTINUE\n      PRINT *, S\n      END\n      SUBROUTINE ADDTO(S, X)\n      REAL S, X\n      S = S + X\n      END\n",
+        )
+        .unwrap();
+        let spec = crate::corpus::ProgramSpec::from_file(&file);
+        let (_, a) =
+            crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
+        let counted = |stats: &ProgramStats, p: Param| {
+            stats.total.dynamic_counts.as_ref().unwrap().get(p)
+        };
+        assert_eq!(counted(&a.stats, Param::PROC), 1000);
+        let adds = counted(&a.stats, Param::ARSL);
+        for (flags, calls) in [("-O0", 1000), ("-O2", 0)] {
+            let mut stats = a.stats.clone();
+            m.compiler.flags = vec![flags.into()];
+            crate::issue::fit_to_build(&mut stats, &m).unwrap();
+            assert_eq!(counted(&stats, Param::PROC), calls, "{flags}");
+            assert_eq!(counted(&stats, Param::AGRS) > 0, calls > 0, "{flags}");
+            assert_eq!(counted(&stats, Param::ARSL), adds, "{flags}");
+            let unit = stats.units.iter().find(|u| u.name == "P").unwrap();
+            assert_eq!(unit.dynamic_counts.as_ref().unwrap().get(Param::PROC), calls);
+        }
+    }
+
+    /// Each loop's row names the bound that set its time: a sum's recurrence, a streaming
+    /// update's instruction issue, a loop of few operations its operations' sum.
+    #[test]
+    fn each_loop_is_reported_with_the_bound_that_sets_its_time() {
+        let m = machine(&[
+            (Param::ARSL, 1.0, 0.0),
+            (Param::SRSL, 0.0, 0.0),
+            (Param::QARS, 4.0, 0.0),
+            (Param::QTRS, 0.0, 0.0),
+            (Param::INST, 0.1, 0.0),
+        ]);
+        let (counts, l) = sum_loop(None);
+        let mut stats = ProgramStats::of_counts("p", counts);
+        stats.loops = vec![l.clone()];
+        let p = predict(&stats, &m);
+        assert_eq!(p.loops.len(), 1);
+        assert_eq!(p.loops[0].bound, LoopBound::Recurrence);
+        assert!((p.loops[0].time_s - 400e-9).abs() < 1e-12, "{:?}", p.loops[0]);
+        assert!((p.loops[0].operations_s - 100e-9).abs() < 1e-12);
+        // No recurrence, 50 instructions an iteration: 5 ns an iteration issued.
+        let mut issued = l.clone();
+        issued.recurrences.clear();
+        issued.instructions = Some(5000);
+        stats.loops = vec![issued.clone()];
+        let p = predict(&stats, &m);
+        assert_eq!(p.loops[0].bound, LoopBound::Issue);
+        assert!((p.loops[0].time_s - 500e-9).abs() < 1e-12);
+        // Few instructions and no recurrence: the operations' sum stands.
+        issued.instructions = None;
+        stats.loops = vec![issued];
+        let p = predict(&stats, &m);
+        assert_eq!(p.loops[0].bound, LoopBound::Operations);
+        assert!(p.hot_loops(5).to_text().contains("operations' sum"));
+    }
+
+    /// An X-Ray report of a 1 GHz CPU whose divider takes 4 cycles a scalar division and 8 a
+    /// packed one, with a 32 KiB L1 at 64 B/ns and memory at 8 B/ns.
+    fn xray_report() -> model::hardware::HardwareReport {
+        let row = |name: &str, thr: f64, bits: Option<u32>| {
+            serde_json::json!({"name": name, "latency_cycles": null,
+                "throughput_cycles": thr, "vector_bits": bits})
+        };
+        let bw = |level: Option<u8>, fp: u64, rate: f64| {
+            serde_json::json!({"level": level, "footprint_bytes": fp,
+                "read_bytes_per_ns": rate, "write_bytes_per_ns": rate / 2.0,
+                "copy_bytes_per_ns": rate * 0.75, "read_bytes_per_cycle": rate,
+                "write_bytes_per_cycle": rate / 2.0, "copy_bytes_per_cycle": rate * 0.75})
+        };
+        serde_json::from_value(serde_json::json!({
+            "caches": [{"level": 1, "capacity_bytes": 32768, "associativity": null,
+                "block_bytes": 64, "latency_cycles": 4.0, "latency_ns": 4.0,
+                "method": "compact_sequences", "used_huge_pages": false, "exclusive": false}],
+            "memory_latency_ns": 80.0, "memory_latency_cycles": 80.0, "tlb": null,
+            "cpu": {"frequency_mhz": 1000.0, "has_fma": true, "has_fpu": true,
+                "integer_registers": null, "float_registers": null, "simd_registers": null,
+                "processors": 1, "smt": false,
+                "instructions": [row("single divide", 4.0, None),
+                    row("single divide", 8.0, Some(256))]},
+            "bandwidths": [bw(Some(1), 16384, 64.0), bw(None, 1 << 27, 8.0)],
+            "huge_pages": false, "notes": [], "wall_time_s": 1.0
+        }))
+        .unwrap()
+    }
+
+    /// Issue 27's classifier fixtures: an optimized division loop is charged by the divider
+    /// at X-Ray's throughput for the instructions the compiler emitted (packed at -O3: a
+    /// fraction of the divisions), a sum by its recurrence (GCC keeps a REAL sum in order).
+    #[test]
+    fn an_optimized_division_loop_waits_for_the_divider_and_a_sum_for_its_recurrence() {
+        let mut m = machine(&[
+            (Param::INST, 0.01, 0.0),
+            (Param::MEMO, 0.01, 0.0),
+            (Param::QARS, 3.0, 0.0),
+            (Param::QTRS, 0.0, 0.0),
+        ]);
+        m.xray = Some(xray_report());
+        if harness::Compiler::find(None, &[]).is_err() {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("div.f");
+        std::fs::write(
+            &file,
+            "      PROGRAM D\n      REAL X(1000), Y(1000), Z(1000), S\n      INTEGER I, K\n      S = 0.0\n      DO 5 I = 1, 1000\n         X(I) = I\n         Z(I) = 3.0\n    5 CONTINUE\n      DO 20 K = 1, 100\n      DO 10 I = 1, 1000\n         Y(I) = X(I) / Z(I)\n   10 CONTINUE\n      DO 15 I = 1, 1000\n         S = S + Y(I)\n   15 CONTINUE\n   20 CONTINUE\n      PRINT *, S\n      END\n",
+        )
+        .unwrap();
+        let spec = crate::corpus::ProgramSpec::from_file(&file);
+        let (_, a) =
+            crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
+        for flags in ["-O2", "-O3"] {
+            let mut stats = a.stats.clone();
+            m.compiler.flags = vec![flags.into()];
+            crate::issue::fit_to_build(&mut stats, &m).unwrap();
+            let division = stats.loops.iter().find(|l| l.first_line == 10).unwrap();
+            let d = division.divider_instructions.expect("divider counts").single_divide;
+            // 100,000 divisions: one instruction each scalar, one per 4 or 8 packed.
+            let lanes_covered = d.scalar + 4 * d.packed;
+            assert!(
+                (100_000..=200_000).contains(&lanes_covered) || d.scalar + 8 * d.packed >= 100_000,
+                "{flags}: {d:?}"
+            );
+            let p = predict(&stats, &m);
+            let row = |line: u32| p.loops.iter().find(|l| l.first_line == line).unwrap();
+            assert_eq!(row(10).bound, LoopBound::Divider, "{flags}: {:?}", p.loops);
+            let want = (d.scalar as f64 * 4.0 + d.packed as f64 * 8.0) * 1e-9;
+            assert!((row(10).time_s - want).abs() < 1e-12, "{flags}: {:?}", row(10));
+            assert_eq!(row(13).bound, LoopBound::Recurrence, "{flags}: {:?}", p.loops);
+            assert!((row(13).time_s - 100_000.0 * 3e-9).abs() < 1e-9);
+        }
     }
 
     #[test]
