@@ -254,7 +254,10 @@ fn charge_loop(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Opt
             (window, LoopBound::Window),
         ]
         .into_iter()
-        .fold((f64::MIN, LoopBound::Issue), |m, x| if x.0 > m.0 { x } else { m });
+        .fold(
+            (f64::MIN, LoopBound::Issue),
+            |m, x| if x.0 > m.0 { x } else { m },
+        );
         let issued = busiest + of(rules::LoopCharge::Event);
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
             let (rows, var) = scaled_rows(counts, (rec - thr) / rec);
@@ -280,10 +283,13 @@ fn charge_loop(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Opt
         c.add(b.param, b.count as u64);
         (b.ns, c, issue_kind(&b))
     });
-    let longest = [recurrence.map(|(t, c)| (t, c, LoopBound::Recurrence)), issue]
-        .into_iter()
-        .flatten()
-        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let longest = [
+        recurrence.map(|(t, c)| (t, c, LoopBound::Recurrence)),
+        issue,
+    ]
+    .into_iter()
+    .flatten()
+    .max_by(|a, b| a.0.total_cmp(&b.0));
     Some(match longest {
         Some((bound, counts, kind)) if bound > thr && bound > 0.0 => {
             let (rows, var) = scaled_rows(&counts, (bound - thr) / bound);
@@ -877,6 +883,7 @@ mod tests {
             instructions,
             memory_instructions: None,
             consequent_runs: Vec::new(),
+            traffic: None,
         };
         (body, l)
     }
