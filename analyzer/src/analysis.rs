@@ -95,6 +95,9 @@ pub struct UnitInfo {
     /// Names that are not references to other units here: arrays, dummy arguments,
     /// statement functions, COMMON members, and every name a statement function's body reads.
     pub local_names: HashSet<String>,
+    /// The unit's symbol table (types, array bounds, PARAMETER constants), for the memory
+    /// traffic of its loops (`crate::traffic`).
+    pub symbols: Symbols,
 }
 
 /// A whole analyzed program.
@@ -633,6 +636,7 @@ fn analyze_unit(prog: &mut Program, fi: usize, start: usize) -> usize {
         decl_at: decl_at.unwrap_or(end.saturating_sub(1)),
         labels,
         local_names: local_names(&sym),
+        symbols: sym,
     });
     next
 }
@@ -799,6 +803,7 @@ impl ParsedUnit {
             Stmt::TypeDecl(t, ents) => {
                 for e in ents {
                     sym.declare_type(&e.name, *t);
+                    sym.entry(&e.name).len = e.len.clone();
                     if let Some(d) = &e.dims {
                         sym.declare_dims(&e.name, d);
                     }
@@ -1889,7 +1894,7 @@ pub(crate) fn names_in(s: &Stmt) -> HashSet<String> {
 }
 
 /// Names an expression reads (arrays, variables, functions).
-fn sexpr_names(e: &SExpr, out: &mut HashSet<String>) {
+pub(crate) fn sexpr_names(e: &SExpr, out: &mut HashSet<String>) {
     match e {
         SExpr::Name(n) => {
             out.insert(n.clone());

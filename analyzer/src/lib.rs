@@ -8,7 +8,8 @@
 //! per-iteration counter their own induction variable replaces; [`instrument`] writes the counted copy,
 //! [`dynamic`] compiles and runs it and multiplies; [`gcov`] cross-checks the execution counts
 //! with gcov; [`report`] prints Saavedra-Barrera's figure 5.2 and table 5.5.
-//! [`mutate`] fuzzes the steps that run no compiler with mutated whole files.
+//! [`traffic`] reads each innermost loop's array references, strides and footprint (the
+//! memory bound). [`mutate`] fuzzes the steps that run no compiler with mutated whole files.
 //!
 //! ```no_run
 //! use analyzer::{analyze_static, AnalyzeOptions};
@@ -29,6 +30,7 @@ pub mod source;
 pub mod stats;
 pub mod symbols;
 pub mod syntax;
+pub mod traffic;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

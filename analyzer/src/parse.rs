@@ -588,24 +588,35 @@ pub fn expr(i: &str) -> R<'_, SExpr> {
 
 // ---------------------------------------------------------------- declarations
 
-fn char_len(i: &str) -> R<'_, ()> {
+/// A length `*n`, `*(expr)` or `*(*)` (the last as the name `*`, which no constant has).
+fn char_len(i: &str) -> R<'_, SExpr> {
     preceded(
         char('*'),
         alt((
-            value((), digit1),
-            value((), tag("(*)")),
-            value((), delimited(char('('), expr, char(')'))),
+            map(digit1, |d: &str| SExpr::Int(d.to_string())),
+            value(SExpr::Name("*".into()), tag("(*)")),
+            delimited(char('('), expr, char(')')),
         )),
     )(i)
 }
 
 /// A type keyword with its optional length (`REAL*8`, `DOUBLE PRECISION`, `CHARACTER*(*)`).
 fn type_spec(i: &str) -> R<'_, TypeName> {
+    map(type_spec_len, |(t, _)| t)(i)
+}
+
+/// A type keyword and the bytes of one datum when it gives them (`REAL*8`, `COMPLEX*16`,
+/// `DOUBLE COMPLEX`, `CHARACTER*n`; `BYTE` is one).
+fn type_spec_len(i: &str) -> R<'_, (TypeName, Option<SExpr>)> {
+    let int = |n: &str| Some(SExpr::Int(n.to_string()));
     if let Some(r) = i.strip_prefix("DOUBLEPRECISION") {
-        return Ok((r, TypeName::Double));
+        return Ok((r, (TypeName::Double, None)));
     }
     if let Some(r) = i.strip_prefix("DOUBLECOMPLEX") {
-        return Ok((r, TypeName::Complex));
+        return Ok((r, (TypeName::Complex, int("16"))));
+    }
+    if let Some(r) = i.strip_prefix("BYTE") {
+        return Ok((r, (TypeName::Integer, int("1"))));
     }
     let (r, base) = alt((
         value(TypeName::Integer, tag("INTEGER")),
@@ -613,11 +624,10 @@ fn type_spec(i: &str) -> R<'_, TypeName> {
         value(TypeName::Complex, tag("COMPLEX")),
         value(TypeName::Logical, tag("LOGICAL")),
         value(TypeName::Character, tag("CHARACTER")),
-        value(TypeName::Integer, tag("BYTE")),
     ))(i)?;
     if base == TypeName::Character {
-        let (r, _) = opt(char_len)(r)?;
-        return Ok((r, base));
+        let (r, len) = opt(char_len)(r)?;
+        return Ok((r, (base, len)));
     }
     match preceded(char('*'), digit1::<&str, nom::error::Error<&str>>)(r) {
         Ok((r2, n)) => {
@@ -626,9 +636,9 @@ fn type_spec(i: &str) -> R<'_, TypeName> {
                 (TypeName::Complex, "16" | "32") => TypeName::Complex,
                 (t, _) => t,
             };
-            Ok((r2, t))
+            Ok((r2, (t, int(n))))
         }
-        Err(_) => Ok((r, base)),
+        Err(_) => Ok((r, (base, None))),
     }
 }
 
@@ -652,10 +662,17 @@ fn dims(i: &str) -> R<'_, Vec<Dim>> {
 
 fn entity(i: &str) -> R<'_, Entity> {
     let (r, n) = name(i)?;
-    let (r, _) = opt(char_len)(r)?;
+    let (r, len) = opt(char_len)(r)?;
     let (r, d) = opt(dims)(r)?;
-    let (r, _) = opt(char_len)(r)?;
-    Ok((r, Entity { name: n, dims: d }))
+    let (r, after) = opt(char_len)(r)?;
+    Ok((
+        r,
+        Entity {
+            name: n,
+            dims: d,
+            len: after.or(len),
+        },
+    ))
 }
 
 /// An entity of a type statement; DATA-style initial values (an extension) are skipped.
@@ -952,7 +969,7 @@ fn unit_statement(t: &str, base: usize) -> Result<Option<Stmt>, Failure> {
         .map(|(n, a)| Stmt::Function(None, n, a))
         .map(Some);
     }
-    if let Ok((r, ty)) = type_spec(t) {
+    if let Ok((r, (ty, ty_len))) = type_spec_len(t) {
         if let Some(f) = r.strip_prefix("FUNCTION") {
             if let Ok(("", (n, a))) = pair(name, dummy_list)(f) {
                 return Ok(Some(Stmt::Function(Some(ty), n, a)));
@@ -968,7 +985,16 @@ fn unit_statement(t: &str, base: usize) -> Result<Option<Stmt>, Failure> {
             "a list of names to declare",
             separated_list1(char(','), typed_entity),
         )
-        .map(|e| Stmt::TypeDecl(ty, e))
+        .map(|ents| {
+            let ents = ents
+                .into_iter()
+                .map(|e| Entity {
+                    len: e.len.or_else(|| ty_len.clone()),
+                    ..e
+                })
+                .collect();
+            Stmt::TypeDecl(ty, ents)
+        })
         .map(Some);
     }
     Ok(None)
@@ -1282,11 +1308,13 @@ mod tests {
                                 lo: None,
                                 hi: Some(SExpr::Name("N".into()))
                             }
-                        ])
+                        ]),
+                        len: Some(SExpr::Int("8".into()))
                     },
                     Entity {
                         name: "B".into(),
-                        dims: None
+                        dims: None,
+                        len: Some(SExpr::Int("8".into()))
                     }
                 ]
             ))
@@ -1304,6 +1332,16 @@ mod tests {
             panic!()
         };
         assert_eq!(c.len(), 2);
+        let Ok(Stmt::TypeDecl(TypeName::Complex, z)) = statement("DOUBLECOMPLEXZ(4),W*8") else {
+            panic!()
+        };
+        assert_eq!(z[0].len, Some(SExpr::Int("16".into())));
+        assert_eq!(z[1].len, Some(SExpr::Int("8".into())));
+        let Ok(Stmt::TypeDecl(TypeName::Character, c)) = statement("CHARACTER*(*)S,T*3") else {
+            panic!()
+        };
+        assert_eq!(c[0].len, Some(SExpr::Name("*".into())));
+        assert_eq!(c[1].len, Some(SExpr::Int("3".into())));
         assert!(matches!(
             statement("CHARACTER*(*)S,T*3"),
             Ok(Stmt::TypeDecl(TypeName::Character, _))

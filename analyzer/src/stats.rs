@@ -333,6 +333,7 @@ fn loop_stats(
         .into_iter()
         .map(|l| {
             let st = &prog.stmts[l.first];
+            let traffic = crate::traffic::loop_traffic(prog, l.unit, l.first, l.last);
             LoopStats {
                 unit: prog.units[l.unit].name.clone(),
                 file: prog.files[st.file].path.clone(),
@@ -370,6 +371,7 @@ fn loop_stats(
                             .collect()
                     })
                     .unwrap_or_default(),
+                traffic,
             }
         })
         .collect()

@@ -14,6 +14,8 @@ pub struct Symbol {
     pub rank: Option<usize>,
     /// The declared bounds, for arrays (rule 18 needs the size).
     pub dims: Vec<Dim>,
+    /// Bytes of one datum when the type statement gives them (`CHARACTER*8`, `COMPLEX*16`).
+    pub len: Option<SExpr>,
     /// The COMMON block holding it.
     pub common: Option<String>,
     pub dummy: bool,
@@ -164,6 +166,54 @@ impl Symbols {
             let extent = u64::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok()?;
             bytes.checked_mul(extent)
         })
+    }
+}
+
+impl Symbols {
+    /// Bytes of one element of `name` (ANSI X3.9-1978 section 4; the usual sizes of the
+    /// extensions): 4 for INTEGER, REAL and LOGICAL, 8 for DOUBLE PRECISION and COMPLEX, 16
+    /// for DOUBLE COMPLEX (`COMPLEX*16`), n for `CHARACTER*n` (1 without a length) or `REAL*n`;
+    /// None when the length is not a constant (`CHARACTER*(*)`) or the name has no type.
+    pub fn element_bytes(&self, name: &str) -> Option<u32> {
+        let ty = self.type_of(name)?;
+        match self.names.get(name).and_then(|s| s.len.as_ref()) {
+            Some(len) => u32::try_from(self.constant_int(len)?)
+                .ok()
+                .filter(|&n| n > 0),
+            None => Some(match ty {
+                Type::Integer | Type::Logical | Type::Real => 4,
+                Type::Double | Type::Complex => 8,
+                Type::Character => 1,
+            }),
+        }
+    }
+
+    /// The extent (elements) of each dimension of array `name`, None where a bound is not a
+    /// constant (an adjustable or assumed-size dummy's).
+    pub fn extents(&self, name: &str) -> Vec<Option<i64>> {
+        let Some(s) = self.names.get(name) else {
+            return Vec::new();
+        };
+        s.dims
+            .iter()
+            .map(|d| {
+                let lo = d.lo.as_ref().map_or(Some(1), |e| self.constant_int(e))?;
+                let hi = self.constant_int(d.hi.as_ref()?)?;
+                hi.checked_sub(lo)?.checked_add(1).filter(|&n| n >= 0)
+            })
+            .collect()
+    }
+
+    /// The bytes array `name` occupies by its declaration (CHARACTER included, with the
+    /// element sizes of [`Symbols::element_bytes`]); None when a bound or the length is not a
+    /// constant, or `name` is not an array.
+    pub fn declared_bytes(&self, name: &str) -> Option<u64> {
+        self.names.get(name)?.rank?;
+        self.extents(name)
+            .into_iter()
+            .try_fold(u64::from(self.element_bytes(name)?), |bytes, n| {
+                bytes.checked_mul(u64::try_from(n?).ok()?)
+            })
     }
 }
 

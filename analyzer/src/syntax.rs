@@ -100,6 +100,10 @@ pub struct Dim {
 pub struct Entity {
     pub name: String,
     pub dims: Option<Vec<Dim>>,
+    /// Bytes of one datum, when the declaration gives them (`CHARACTER*8`, `REAL*8`, `X*4`,
+    /// `DOUBLE COMPLEX`): a type statement's length, or the entity's own. `*(*)` is the name
+    /// `*`, which no constant has.
+    pub len: Option<SExpr>,
 }
 
 /// One IMPLICIT specification: a type for letter ranges (or NONE).

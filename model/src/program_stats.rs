@@ -99,6 +99,53 @@ pub struct LoopStats {
     /// the line (rule 17; absent in older files).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub consequent_runs: Vec<(u32, u64)>,
+    /// What the loop's array references move each iteration and the data they can touch (the
+    /// memory bound; absent in older files and for loops not analysed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic: Option<LoopTraffic>,
+}
+
+/// The memory traffic of an innermost loop, from its source (issue 27, item 4): a loop that
+/// streams more data than the last cache holds runs no faster than memory delivers it, however
+/// few its operations, so its time is bounded below by the bytes it moves over the memory
+/// bandwidth. The references' strides tell whether consecutive iterations share a cache line
+/// (a stride below the line size) or each fetch a line of their own; the footprint tells which
+/// level of the hierarchy the data comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopTraffic {
+    /// One row per distinct array reference in the loop body (the same element referenced
+    /// twice counts once; a read and a write of the same element, `A(I) = A(I) + 1`, is one
+    /// reference that is both).
+    pub references: Vec<ArrayReference>,
+    /// Bytes of the arrays the loop references with a subscript that moves from one iteration
+    /// to the next, by their declared sizes; None when one size is not known at compile time
+    /// (an assumed-size or adjustable dummy array whose bounds are not constants).
+    pub footprint_bytes: Option<u64>,
+}
+
+/// One distinct array element reference of a loop's body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArrayReference {
+    /// The array's name, upper case.
+    pub array: String,
+    /// Bytes of one element: 4 for REAL, INTEGER and LOGICAL, 8 for DOUBLE PRECISION and
+    /// COMPLEX, 16 for DOUBLE COMPLEX, n for CHARACTER*n (0 when the length is not a constant,
+    /// `CHARACTER*(*)`).
+    pub element_bytes: u32,
+    /// The loop reads the element.
+    pub read: bool,
+    /// The loop writes the element.
+    pub written: bool,
+    /// Bytes the address moves from one iteration to the next: 0 when no subscript uses the DO
+    /// variable (or anything else the loop changes); element_bytes × step × the product of the
+    /// leading dimensions' extents × c for the subscript the DO variable is in with coefficient
+    /// c. A scalar the body sets once every iteration counts as its value
+    /// (`ROW = I + (J-1)*NX`), one it steps by a constant `k` (`K = K + k`, also in a loop
+    /// closed by GO TO) as moving `k` each iteration. None when that needs an extent that is
+    /// not a compile-time constant, the subscript is not affine in the DO variable (indirect
+    /// `A(IX(I))`, `I*I`, ...), the step is not a constant, or it uses another variable the
+    /// loop changes.
+    pub stride_bytes: Option<i64>,
 }
 
 /// Instructions of one kind, scalar and packed (SIMD).
@@ -195,4 +242,40 @@ impl ProgramStats {
 impl Versioned for ProgramStats {
     const FORMAT: &'static str = "opcost-program-stats";
     const VERSION: u32 = 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loop as files written before `traffic` have it.
+    const OLDER_LOOP: &str = r#"{"unit": "MAIN", "file": "p.f", "first_line": 5, "last_line": 7,
+        "iterations": 100, "body_counts": null, "recurrences": []}"#;
+
+    #[test]
+    fn a_loop_without_traffic_still_loads() {
+        let l: LoopStats = serde_json::from_str(OLDER_LOOP).unwrap();
+        assert_eq!(l.traffic, None);
+        assert_eq!(l.iterations, Some(100));
+        // And is written without it.
+        assert!(!serde_json::to_string(&l).unwrap().contains("traffic"));
+    }
+
+    #[test]
+    fn traffic_goes_through_json() {
+        let mut l: LoopStats = serde_json::from_str(OLDER_LOOP).unwrap();
+        l.traffic = Some(LoopTraffic {
+            references: vec![ArrayReference {
+                array: "A".into(),
+                element_bytes: 8,
+                read: true,
+                written: false,
+                stride_bytes: None,
+            }],
+            footprint_bytes: None,
+        });
+        let text = serde_json::to_string(&l).unwrap();
+        assert!(text.contains(r#""stride_bytes":null"#), "{text}");
+        assert_eq!(serde_json::from_str::<LoopStats>(&text).unwrap(), l);
+    }
 }

@@ -38,7 +38,10 @@ pub enum IssueError {
 /// iterations (a dynamic analysis) gets its `instructions` and `memory_instructions` (rule
 /// 17). On an error every loop is left without them (the prediction then has no issue
 /// bound) and no call is taken out.
-pub fn fit_to_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(), IssueError> {
+pub fn fit_to_build(
+    stats: &mut ProgramStats,
+    machine: &Characterization,
+) -> Result<(), IssueError> {
     for l in &mut stats.loops {
         l.instructions = None;
         l.memory_instructions = None;

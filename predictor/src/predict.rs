@@ -267,7 +267,10 @@ fn charge_loop(
             (window, LoopBound::Window),
         ]
         .into_iter()
-        .fold((f64::MIN, LoopBound::Issue), |m, x| if x.0 > m.0 { x } else { m });
+        .fold(
+            (f64::MIN, LoopBound::Issue),
+            |m, x| if x.0 > m.0 { x } else { m },
+        );
         let issued = busiest + of(rules::LoopCharge::Event);
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
             let (rows, var) = scaled_rows(counts, (rec - thr) / rec);
@@ -293,10 +296,13 @@ fn charge_loop(
         c.add(b.param, b.count as u64);
         (b.ns, c, issue_kind(&b))
     });
-    let longest = [recurrence.map(|(t, c)| (t, c, LoopBound::Recurrence)), issue]
-        .into_iter()
-        .flatten()
-        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let longest = [
+        recurrence.map(|(t, c)| (t, c, LoopBound::Recurrence)),
+        issue,
+    ]
+    .into_iter()
+    .flatten()
+    .max_by(|a, b| a.0.total_cmp(&b.0));
     Some(match longest {
         Some((bound, counts, kind)) if bound > thr && bound > 0.0 => {
             let (rows, var) = scaled_rows(&counts, (bound - thr) / bound);
@@ -912,6 +918,7 @@ mod tests {
             memory_instructions: None,
             divider_instructions: None,
             consequent_runs: Vec::new(),
+            traffic: None,
         };
         (body, l)
     }

@@ -1,0 +1,409 @@
+//! The memory traffic of an innermost loop (issue 27, item 4): which array elements its body
+//! reads and writes, how far each reference's address moves from one iteration to the next,
+//! and how many bytes of arrays the moving references can touch. A loop that streams data
+//! beyond the last cache runs at memory bandwidth, whatever its operations cost; the predictor
+//! bounds such a loop's time by these bytes over the machine's bandwidth.
+//!
+//! The references are read from the statements as written (syntax, not the lowered
+//! expressions): every array element in an expression the body evaluates each iteration
+//! (assignments, IF conditions, I/O lists, arguments of intrinsic and statement functions).
+//! An element passed as an actual argument to a subroutine or an external function is passed
+//! by address; what the callee does with it is the callee's traffic, not the loop's.
+
+use crate::analysis::{sexpr_text, Program};
+use crate::symbols::Symbols;
+use crate::syntax::{Arg, BOp, SExpr, Stmt, UOp};
+use model::program_stats::{ArrayReference, LoopTraffic};
+use std::collections::{HashMap, HashSet};
+
+/// The traffic of the loop made of statements `first..=last` of unit `unit`; None when one of
+/// its statements could not be parsed (anything may be referenced there).
+pub fn loop_traffic(prog: &Program, unit: usize, first: usize, last: usize) -> Option<LoopTraffic> {
+    let sym = &prog.units[unit].symbols;
+    let stmts: Vec<&Stmt> = prog.stmts[first..=last]
+        .iter()
+        .map(|s| s.stmt.as_ref())
+        .collect::<Option<_>>()?;
+    // A DO statement's control is evaluated once, before the iterations.
+    let (index, body) = match stmts.first() {
+        Some(Stmt::Do(_, ctrl)) => {
+            let step = match &ctrl.step {
+                None => Some(1),
+                Some(e) => sym.constant_int(e),
+            };
+            (Some((ctrl.var.to_ascii_uppercase(), step)), &stmts[1..])
+        }
+        _ => (None, &stmts[..]),
+    };
+    // A jump inside the body (the loop's own closing GO TO aside) may skip an assignment.
+    let jumps = body
+        .iter()
+        .take(body.len().saturating_sub(1))
+        .any(|s| jumps(s));
+    let mut walk = Walk {
+        sym,
+        refs: Vec::new(),
+        assigned: HashSet::new(),
+        defs: HashMap::new(),
+        depth: usize::from(jumps),
+    };
+    for s in body {
+        walk.stmt(s);
+    }
+    if let Some((var, _)) = &index {
+        walk.assigned.insert(var.clone());
+    }
+    let moves = Moves {
+        sym,
+        index: index.as_ref().map(|(v, s)| (v.as_str(), *s)),
+        assigned: &walk.assigned,
+        defs: &walk.defs,
+    };
+    let mut references = Vec::new();
+    let mut moving: Vec<&str> = Vec::new();
+    for r in &walk.refs {
+        let stride = moves.stride(&r.array, &r.subscripts);
+        if stride != Some(0) && !moving.contains(&r.array.as_str()) {
+            moving.push(&r.array);
+        }
+        let element_bytes = sym.element_bytes(&r.array).unwrap_or(0);
+        references.push(ArrayReference {
+            array: r.array.to_ascii_uppercase(),
+            element_bytes,
+            read: r.read,
+            written: r.written,
+            stride_bytes: stride,
+        });
+    }
+    let footprint_bytes = moving
+        .iter()
+        .try_fold(0u64, |acc, a| acc.checked_add(sym.declared_bytes(a)?));
+    Some(LoopTraffic {
+        references,
+        footprint_bytes,
+    })
+}
+
+/// One distinct element reference: the array, its subscripts, how it is used.
+struct Reference {
+    array: String,
+    subscripts: Vec<SExpr>,
+    /// The subscripts' text, which tells references apart.
+    key: String,
+    read: bool,
+    written: bool,
+}
+
+/// The walk over a loop body's statements.
+struct Walk<'a> {
+    sym: &'a Symbols,
+    refs: Vec<Reference>,
+    /// Names the body may change (upper case): assignment targets (arrays too), DO
+    /// variables, READ items, variables passed to subroutines and functions.
+    assigned: HashSet<String>,
+    /// Scalars the body assigns exactly once and on every iteration, with the value: what
+    /// they hold moves as that value does (`ROW = I + (J-1)*NX`; `K = K + 2` steps by 2).
+    /// None for the others it changes.
+    defs: HashMap<String, Option<SExpr>>,
+    /// Block IFs and logical IFs open around the statement walked (one more when the body
+    /// jumps): its assignments may not run every iteration.
+    depth: usize,
+}
+
+/// A statement that may jump elsewhere in the body.
+fn jumps(s: &Stmt) -> bool {
+    match s {
+        Stmt::Goto(_) | Stmt::ComputedGoto(..) | Stmt::AssignedGoto(..) | Stmt::ArithIf(..) => true,
+        Stmt::LogicalIf(_, inner, _) => jumps(inner),
+        Stmt::Io(..) => true,
+        _ => false,
+    }
+}
+
+impl Walk<'_> {
+    fn is_array(&self, name: &str) -> bool {
+        self.sym.is_array(name)
+    }
+
+    /// Name `n` changes, to `value` when that is known.
+    fn changed(&mut self, n: &str, value: Option<&SExpr>) {
+        let n = n.to_ascii_uppercase();
+        let once = !self.assigned.contains(&n) && self.depth == 0;
+        self.assigned.insert(n.clone());
+        self.defs.insert(n, value.filter(|_| once).cloned());
+    }
+
+    fn note(&mut self, array: &str, args: &[Arg], read: bool, written: bool) {
+        let subscripts: Vec<SExpr> = args
+            .iter()
+            .filter_map(|a| match a {
+                Arg::Expr(e) => Some(e.clone()),
+                _ => None,
+            })
+            .collect();
+        let key = subscripts
+            .iter()
+            .map(sexpr_text)
+            .collect::<Vec<_>>()
+            .join(",");
+        let array = array.to_ascii_uppercase();
+        match self
+            .refs
+            .iter_mut()
+            .find(|r| r.array == array && r.key == key)
+        {
+            Some(r) => {
+                r.read |= read;
+                r.written |= written;
+            }
+            None => self.refs.push(Reference {
+                array,
+                subscripts,
+                key,
+                read,
+                written,
+            }),
+        }
+        for s in args {
+            self.arg(s);
+        }
+    }
+
+    /// An expression the body evaluates (its elements are read).
+    fn expr(&mut self, e: &SExpr) {
+        match e {
+            SExpr::Int(_)
+            | SExpr::Real { .. }
+            | SExpr::Logical(_)
+            | SExpr::Str(_)
+            | SExpr::Name(_) => {}
+            SExpr::Complex(a, b) | SExpr::Binary(_, a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            SExpr::Apply(n, args) if self.is_array(n) => self.note(n, args, true, false),
+            SExpr::Apply(n, args) => self.reference(n, args),
+            SExpr::Substring(base, lo, hi) => {
+                self.expr(base);
+                for x in lo.iter().chain(hi.iter()) {
+                    self.expr(x);
+                }
+            }
+            SExpr::Unary(_, x) | SExpr::Paren(x) => self.expr(x),
+        }
+    }
+
+    fn arg(&mut self, a: &Arg) {
+        match a {
+            Arg::Expr(e) | Arg::Keyword(_, e) => self.expr(e),
+            Arg::Range(lo, hi) => {
+                for x in lo.iter().chain(hi.iter()) {
+                    self.expr(x);
+                }
+            }
+            Arg::AltReturn(_) => {}
+        }
+    }
+
+    /// A reference to a function `name`: an intrinsic or a statement function reads its
+    /// arguments here; an external function gets the address of a variable or element (the
+    /// callee's traffic), and may change it.
+    fn reference(&mut self, name: &str, args: &[Arg]) {
+        let s = self.sym.get(name);
+        let inline = s.is_some_and(|s| s.statement_function.is_some())
+            || (!s.is_some_and(|s| s.external)
+                && model::intrinsics::lookup(name).is_some()
+                && !s.is_some_and(|s| s.dummy));
+        if inline {
+            for a in args {
+                self.arg(a);
+            }
+        } else {
+            self.actuals(args);
+        }
+    }
+
+    /// Actual arguments of a subroutine or external function: a bare variable or element is
+    /// passed by address (possibly changed, not referenced here); expressions are evaluated.
+    fn actuals(&mut self, args: &[Arg]) {
+        for a in args {
+            match a {
+                Arg::Expr(SExpr::Name(n)) => self.changed(n, None),
+                Arg::Expr(SExpr::Apply(n, subs)) if self.is_array(n) => {
+                    self.changed(n, None);
+                    for s in subs {
+                        self.arg(s);
+                    }
+                }
+                other => self.arg(other),
+            }
+        }
+    }
+
+    /// A target the body stores `value` to (None: a value it reads from a file).
+    fn target(&mut self, e: &SExpr, value: Option<&SExpr>) {
+        match e {
+            SExpr::Name(n) => self.changed(n, value),
+            SExpr::Apply(n, args) if self.is_array(n) => {
+                self.changed(n, None);
+                self.note(n, args, false, true);
+            }
+            SExpr::Substring(base, lo, hi) => {
+                self.target(base, None);
+                for x in lo.iter().chain(hi.iter()) {
+                    self.expr(x);
+                }
+            }
+            SExpr::Paren(x) => self.target(x, value),
+            other => self.expr(other),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Assignment(t, v) => {
+                self.expr(v);
+                self.target(t, Some(v));
+            }
+            Stmt::LogicalIf(c, inner, _) => {
+                self.expr(c);
+                self.depth += 1;
+                self.stmt(inner);
+                self.depth -= 1;
+            }
+            Stmt::BlockIf(c) => {
+                self.expr(c);
+                self.depth += 1;
+            }
+            Stmt::EndIf => self.depth = self.depth.saturating_sub(1),
+            Stmt::ElseIf(c)
+            | Stmt::DoWhile(_, c)
+            | Stmt::ArithIf(c, _)
+            | Stmt::ComputedGoto(_, c)
+            | Stmt::Return(Some(c)) => self.expr(c),
+            Stmt::Do(_, ctrl) => {
+                self.changed(&ctrl.var, None);
+                for e in [&ctrl.start, &ctrl.end]
+                    .into_iter()
+                    .chain(ctrl.step.as_ref())
+                {
+                    self.expr(e);
+                }
+            }
+            Stmt::AssignLabel(_, n) => self.changed(n, None),
+            Stmt::Call(_, args) => self.actuals(args),
+            Stmt::Io(kind, args) => {
+                for a in args {
+                    match a {
+                        Arg::Expr(e) if *kind == "READ" => self.target(e, None),
+                        other => self.arg(other),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How subscripts move with the loop.
+struct Moves<'a> {
+    sym: &'a Symbols,
+    /// The DO variable (upper case) and its step when constant.
+    index: Option<(&'a str, Option<i64>)>,
+    assigned: &'a HashSet<String>,
+    defs: &'a HashMap<String, Option<SExpr>>,
+}
+
+/// How many definitions `ROW = I + K`, `K = ...` a subscript's movement is followed through.
+const DEF_DEPTH: usize = 8;
+
+impl Moves<'_> {
+    /// How far subscript `e` moves from one iteration to the next, in elements: the DO
+    /// variable moves by its step, a scalar the body sets once every iteration as its value
+    /// does (`K = K + 2`: by 2), anything the loop does not change by 0. None when `e` is not
+    /// affine in those with constant coefficients, or depends on something else the loop
+    /// changes (or on a DO variable's step that is not a constant).
+    fn movement(&self, e: &SExpr, depth: usize) -> Option<i64> {
+        let m = |x: &SExpr| self.movement(x, depth);
+        match e {
+            SExpr::Int(_) | SExpr::Real { .. } | SExpr::Logical(_) | SExpr::Str(_) => Some(0),
+            SExpr::Name(n) => self.name_movement(&n.to_ascii_uppercase(), depth),
+            SExpr::Paren(x) | SExpr::Unary(UOp::Plus, x) => m(x),
+            SExpr::Unary(UOp::Neg, x) => m(x)?.checked_neg(),
+            SExpr::Binary(BOp::Add, a, b) => m(a)?.checked_add(m(b)?),
+            SExpr::Binary(BOp::Sub, a, b) => m(a)?.checked_sub(m(b)?),
+            SExpr::Binary(BOp::Mul, a, b) => match (m(a)?, m(b)?) {
+                (0, 0) => Some(0),
+                (c, 0) => c.checked_mul(self.sym.constant_int(b)?),
+                (0, c) => c.checked_mul(self.sym.constant_int(a)?),
+                _ => None,
+            },
+            // Anything else (division, powers, elements, function references) keeps still
+            // only when nothing in it moves.
+            other => self.still(other).then_some(0),
+        }
+    }
+
+    fn name_movement(&self, n: &str, depth: usize) -> Option<i64> {
+        if let Some((var, step)) = self.index {
+            if var == n {
+                return step;
+            }
+        }
+        if !self.assigned.contains(n) {
+            return Some(0);
+        }
+        if depth >= DEF_DEPTH {
+            return None;
+        }
+        let value = self.defs.get(n)?.as_ref()?;
+        let mut names = HashSet::new();
+        crate::analysis::sexpr_names(value, &mut names);
+        if !names.iter().any(|x| x.eq_ignore_ascii_case(n)) {
+            // Set from other values: moves as they do.
+            return self.movement(value, depth + 1);
+        }
+        // An induction variable: `K = K + c`, `K = c + K`, `K = K - c`, c constant.
+        let is_n = |x: &SExpr| matches!(x, SExpr::Name(y) if y.eq_ignore_ascii_case(n));
+        match value {
+            SExpr::Binary(BOp::Add, a, b) if is_n(a) => self.sym.constant_int(b),
+            SExpr::Binary(BOp::Add, a, b) if is_n(b) => self.sym.constant_int(a),
+            SExpr::Binary(BOp::Sub, a, b) if is_n(a) => self.sym.constant_int(b)?.checked_neg(),
+            _ => None,
+        }
+    }
+
+    /// `e` reads nothing the loop changes (the DO variable included).
+    fn still(&self, e: &SExpr) -> bool {
+        let mut names = HashSet::new();
+        crate::analysis::sexpr_names(e, &mut names);
+        !names.iter().any(|n| {
+            let n = n.to_ascii_uppercase();
+            self.assigned.contains(&n) || self.index.is_some_and(|(v, _)| v == n)
+        })
+    }
+
+    /// Bytes the address of `array(subscripts)` moves from one iteration to the next.
+    fn stride(&self, array: &str, subscripts: &[SExpr]) -> Option<i64> {
+        let movements: Vec<i64> = subscripts
+            .iter()
+            .map(|s| self.movement(s, 0))
+            .collect::<Option<_>>()?;
+        if movements.iter().all(|&c| c == 0) {
+            return Some(0);
+        }
+        let element = i64::from(self.sym.element_bytes(array)?);
+        let extents = self.sym.extents(array);
+        let mut stride = 0i64;
+        let mut leading = 1i64;
+        for (d, &c) in movements.iter().enumerate() {
+            if c != 0 {
+                stride = stride.checked_add(c.checked_mul(leading)?)?;
+            }
+            if movements[d + 1..].iter().any(|&c| c != 0) {
+                leading = leading.checked_mul((*extents.get(d)?)?)?;
+            }
+        }
+        stride.checked_mul(element)
+    }
+}

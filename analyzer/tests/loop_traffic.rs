@@ -1,0 +1,301 @@
+//! Each innermost loop's memory traffic (issue 27, item 4: the memory bound): its distinct
+//! array references, how far each moves from one iteration to the next, and the bytes of the
+//! arrays the moving ones can touch, read from real Fortran through the static analysis.
+
+use model::program_stats::{ArrayReference, LoopStats, LoopTraffic};
+
+/// The static statistics' loops of `source`.
+fn loops_of(source: &str) -> Vec<LoopStats> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.f");
+    std::fs::write(&file, source).unwrap();
+    analyzer::analyze_static(&[file], &analyzer::AnalyzeOptions::default())
+        .unwrap()
+        .stats
+        .loops
+}
+
+/// The traffic of the loop starting at `first_line`.
+fn traffic_at(source: &str, first_line: u32) -> LoopTraffic {
+    let loops = loops_of(source);
+    let l = loops
+        .iter()
+        .find(|l| l.first_line == first_line)
+        .unwrap_or_else(|| panic!("no loop at line {first_line}: {loops:?}"));
+    l.traffic.clone().expect("the loop is analysed")
+}
+
+fn reference<'a>(t: &'a LoopTraffic, array: &str) -> &'a ArrayReference {
+    let mut it = t.references.iter().filter(|r| r.array == array);
+    let r = it
+        .next()
+        .unwrap_or_else(|| panic!("no reference to {array}: {t:?}"));
+    assert!(it.next().is_none(), "one reference to {array}: {t:?}");
+    r
+}
+
+#[test]
+fn a_unit_stride_loop_moves_each_array_by_its_element() {
+    let src = "      PROGRAM P
+      REAL A(1000)
+      DOUBLE PRECISION B(1000), C(1000,50)
+      INTEGER I, J, N
+      COMMON /W/ B
+      N = 1000
+      J = 3
+      DO 10 I = 1, N
+         A(I) = B(I) + C(I,J)
+   10 CONTINUE
+      PRINT *, A(1)
+      END
+";
+    let t = traffic_at(src, 8);
+    assert_eq!(t.references.len(), 3, "{t:?}");
+    let a = reference(&t, "A");
+    assert_eq!((a.element_bytes, a.read, a.written), (4, false, true));
+    assert_eq!(a.stride_bytes, Some(4));
+    let b = reference(&t, "B");
+    assert_eq!((b.element_bytes, b.read, b.written), (8, true, false));
+    assert_eq!(b.stride_bytes, Some(8));
+    let c = reference(&t, "C");
+    assert_eq!((c.element_bytes, c.read, c.written), (8, true, false));
+    assert_eq!(c.stride_bytes, Some(8));
+    assert_eq!(t.footprint_bytes, Some(4000 + 8000 + 400_000));
+}
+
+#[test]
+fn a_row_walk_moves_by_a_whole_column() {
+    // J in the second subscript: each iteration skips a column of 2048 elements.
+    let src = "      PROGRAM P
+      INTEGER N
+      PARAMETER (N=2048)
+      DOUBLE PRECISION A(N,N), S
+      INTEGER I, J
+      S = 0.0D0
+      I = 5
+      DO 10 J = 1, N
+         S = S + A(I,J)
+   10 CONTINUE
+      PRINT *, S
+      END
+";
+    let t = traffic_at(src, 8);
+    assert_eq!(t.references.len(), 1, "scalars are not references: {t:?}");
+    let a = reference(&t, "A");
+    assert_eq!(a.stride_bytes, Some(2048 * 8));
+    assert!(a.read && !a.written);
+    assert_eq!(t.footprint_bytes, Some(2048 * 2048 * 8));
+}
+
+#[test]
+fn a_constant_step_multiplies_and_an_adjustable_dummy_has_no_footprint() {
+    let src = "      SUBROUTINE SCALE(X, N)
+      INTEGER N, I
+      REAL X(N)
+      DO 10 I = 1, N, 4
+         X(I) = X(I) * 2.0
+   10 CONTINUE
+      END
+";
+    let t = traffic_at(src, 4);
+    let x = reference(&t, "X");
+    assert_eq!(x.stride_bytes, Some(16));
+    assert!(x.read && x.written);
+    assert_eq!(t.footprint_bytes, None);
+    // A variable step: the stride is not known.
+    let t = traffic_at(&src.replace("1, N, 4", "1, N, N"), 4);
+    assert_eq!(reference(&t, "X").stride_bytes, None);
+    // A step by a PARAMETER, and a negative one.
+    let by_param = src
+        .replace(
+            "      REAL X(N)\n",
+            "      REAL X(N)\n      INTEGER K\n      PARAMETER (K=2)\n",
+        )
+        .replace("1, N, 4", "N, 1, -K");
+    let t = traffic_at(&by_param, 6);
+    assert_eq!(reference(&t, "X").stride_bytes, Some(-8));
+}
+
+#[test]
+fn an_indirect_reference_has_no_stride() {
+    // Sparse matrix times vector: IX moves with K, X(IX(K)) goes wherever IX says.
+    let src = "      SUBROUTINE SPMV(Y, A, X, IX, I, K1, K2)
+      REAL Y(100), A(1000), X(100)
+      INTEGER IX(1000), I, K, K1, K2
+      DO 10 K = K1, K2
+         Y(I) = Y(I) + A(K) * X(IX(K))
+   10 CONTINUE
+      END
+";
+    let t = traffic_at(src, 4);
+    assert_eq!(t.references.len(), 4, "{t:?}");
+    assert_eq!(reference(&t, "IX").stride_bytes, Some(4));
+    assert_eq!(reference(&t, "A").stride_bytes, Some(4));
+    assert_eq!(reference(&t, "X").stride_bytes, None);
+    let y = reference(&t, "Y");
+    assert_eq!(y.stride_bytes, Some(0), "Y(I) stays put");
+    assert!(y.read && y.written);
+    // IX, A and X move (X indirectly); Y does not.
+    assert_eq!(t.footprint_bytes, Some(4000 + 4000 + 400));
+}
+
+#[test]
+fn a_read_and_a_write_of_one_element_are_one_reference() {
+    let src = "      PROGRAM P
+      REAL A(100)
+      INTEGER I
+      DO 10 I = 1, 100
+         A(I) = A(I) + 1.0
+   10 CONTINUE
+      PRINT *, A(1)
+      END
+";
+    let t = traffic_at(src, 4);
+    assert_eq!(t.references.len(), 1, "{t:?}");
+    let a = &t.references[0];
+    assert_eq!(a.array, "A");
+    assert!(a.read && a.written);
+    assert_eq!(a.stride_bytes, Some(4));
+    assert_eq!(t.footprint_bytes, Some(400));
+}
+
+#[test]
+fn leading_dimensions_bounds_and_element_sizes() {
+    // A(0:N+1) by a PARAMETER, a 2-D walk along the first subscript with a coefficient,
+    // DOUBLE COMPLEX and CHARACTER elements, an IF condition's read.
+    let src = "      PROGRAM P
+      INTEGER N
+      PARAMETER (N=10)
+      REAL A(0:N+1)
+      DOUBLE COMPLEX Z(N, 4)
+      CHARACTER*8 NAMES(N)
+      INTEGER I, M
+      M = 0
+      DO 10 I = 1, N
+         IF (NAMES(I) .EQ. 'X') M = M + 1
+         A(2*I+1) = A(I-1)
+         Z(1, I) = Z(1, I) * 2.0
+   10 CONTINUE
+      PRINT *, M, A(1), Z(1,1)
+      END
+";
+    let t = traffic_at(src, 9);
+    assert_eq!(t.references.len(), 4, "{t:?}");
+    let names = reference(&t, "NAMES");
+    assert_eq!((names.element_bytes, names.stride_bytes), (8, Some(8)));
+    let a: Vec<_> = t.references.iter().filter(|r| r.array == "A").collect();
+    assert_eq!(a.len(), 2);
+    assert!(a.iter().any(|r| r.written && r.stride_bytes == Some(8)));
+    assert!(a.iter().any(|r| r.read && r.stride_bytes == Some(4)));
+    let z = reference(&t, "Z");
+    assert_eq!((z.element_bytes, z.stride_bytes), (16, Some(16 * 10)));
+    assert_eq!(t.footprint_bytes, Some(12 * 4 + 10 * 4 * 16 + 10 * 8));
+}
+
+#[test]
+fn an_assumed_size_array_along_its_last_dimension_has_no_stride() {
+    let src = "      SUBROUTINE COLS(A, LDA, N, V)
+      INTEGER LDA, N, J
+      DOUBLE PRECISION A(LDA,*), V(N), S
+      S = 0.0D0
+      DO 10 J = 1, N
+         S = S + A(1,J) * V(J)
+   10 CONTINUE
+      V(1) = S
+      END
+";
+    let t = traffic_at(src, 5);
+    assert_eq!(reference(&t, "A").stride_bytes, None);
+    assert_eq!(reference(&t, "V").stride_bytes, Some(8));
+    assert_eq!(t.footprint_bytes, None);
+}
+
+#[test]
+fn what_a_callee_references_is_not_the_loops() {
+    let src = "      PROGRAM P
+      REAL A(100), B(100)
+      INTEGER I
+      DO 10 I = 1, 100
+         CALL SET(A(I), B)
+         B(I) = SQRT(A(I))
+   10 CONTINUE
+      PRINT *, B(1)
+      END
+      SUBROUTINE SET(X, C)
+      REAL X, C(100)
+      X = C(3)
+      END
+";
+    let t = traffic_at(src, 4);
+    // A(I) read by SQRT; B(I) written; nothing of SET's C(3), nor A(I) passed to SET.
+    assert_eq!(t.references.len(), 2, "{t:?}");
+    assert!(reference(&t, "A").read);
+    assert!(reference(&t, "B").written);
+}
+
+#[test]
+fn a_loop_closed_by_go_to_moves_by_its_induction_variable() {
+    // No DO variable: I steps by 1 each iteration, so A(I) moves by an element; B(3) stays.
+    let src = "      PROGRAM P
+      REAL A(100), B(5)
+      INTEGER I
+      I = 1
+   20 A(I) = B(3)
+      I = I + 1
+      IF (I .LE. 100) GO TO 20
+      PRINT *, A(1)
+      END
+";
+    let t = traffic_at(src, 5);
+    assert_eq!(reference(&t, "A").stride_bytes, Some(4));
+    assert_eq!(reference(&t, "B").stride_bytes, Some(0));
+    assert_eq!(t.footprint_bytes, Some(400));
+    // Stepped only sometimes: the stride is not known.
+    let t = traffic_at(
+        &src.replace(
+            "      I = I + 1
+",
+            "      IF (B(1) .GT. 0.0) I = I + 1
+      I = I + 1
+",
+        ),
+        5,
+    );
+    assert_eq!(reference(&t, "A").stride_bytes, None);
+}
+
+#[test]
+fn an_index_computed_in_the_body_moves_with_the_do_variable() {
+    // csrmv's stencil: ROW = I + (J - 1) * NX, set every iteration, moves with I.
+    let src = "      PROGRAM P
+      INTEGER NX
+      PARAMETER (NX = 60)
+      DOUBLE PRECISION XT(NX * NX), T
+      INTEGER I, J, ROW
+      J = 2
+      T = 0.0D0
+      DO 41 I = 1, NX
+         ROW = I + (J - 1) * NX
+         T = T + XT(ROW) - XT(ROW + NX)
+         IF (I .GT. 1) T = T - XT(ROW - 1)
+   41 CONTINUE
+      PRINT *, T
+      END
+";
+    let t = traffic_at(src, 8);
+    assert_eq!(t.references.len(), 3, "{t:?}");
+    assert!(
+        t.references.iter().all(|r| r.stride_bytes == Some(8)),
+        "{t:?}"
+    );
+    assert_eq!(t.footprint_bytes, Some(3600 * 8));
+    // Set only on some iterations, it is not followed.
+    let t = traffic_at(
+        &src.replace("         ROW = I", "         IF (I .GT. 2) ROW = I"),
+        8,
+    );
+    assert!(
+        t.references.iter().all(|r| r.stride_bytes.is_none()),
+        "{t:?}"
+    );
+}
