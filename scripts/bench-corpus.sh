@@ -8,12 +8,14 @@
 #   VALIDATIONS=1 RUNS=3 scripts/bench-corpus.sh
 #   MACHINE=results/x.json scripts/bench-corpus.sh    # reuse a characterization
 #   OUT=/tmp/bench FLAGS=-O2 scripts/bench-corpus.sh
+#   COMPILER=flang-new-16 FLAGS=-O2 scripts/bench-corpus.sh  # another compiler
 #   SETS="tune check" scripts/bench-corpus.sh         # skip the real set (no apt-get source)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 OUT="${OUT:-target/bench-corpus}"
 FLAGS="${FLAGS:--O0}"
+COMPILER="${COMPILER:-}"
 VALIDATIONS="${VALIDATIONS:-3}"
 RUNS="${RUNS:-3}"
 SETS="${SETS:-tune check real}"
@@ -25,8 +27,11 @@ bin="$repo/target/release/opcost"
 machine="${MACHINE:-}"
 if [ -z "$machine" ]; then
   machine="$OUT/machine$(echo "$FLAGS" | tr -c 'A-Za-z0-9' '_' | sed 's/_*$//').json"
-  echo "== characterizing this machine (gfortran $FLAGS) into $machine ==" >&2
-  "$bin" characterize --flags "$FLAGS" --out "$machine" --cache-dir "$OUT/cache"
+  echo "== characterizing this machine (${COMPILER:-gfortran} $FLAGS) into $machine ==" >&2
+  compiler_args=()
+  [ -n "$COMPILER" ] && compiler_args=(--compiler "$COMPILER")
+  "$bin" characterize "${compiler_args[@]}" --flags "$FLAGS" --out "$machine" \
+    --cache-dir "$OUT/cache"
 fi
 
 manifests=(--manifest corpus/manifest.toml)

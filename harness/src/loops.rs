@@ -741,7 +741,10 @@ mod tests {
         assert_eq!(c.fp.packed, BTreeMap::from([(16, 1), (32, 2), (64, 1)]));
         assert_eq!((c.fma.total(), c.fma.widest()), (2, Some(64)));
         assert_eq!((c.div.scalar, c.sqrt.packed.get(&32)), (1, Some(&1)));
-        assert_eq!((c.div_double.total(), c.sqrt_double.packed.get(&32)), (0, Some(&1)));
+        assert_eq!(
+            (c.div_double.total(), c.sqrt_double.packed.get(&32)),
+            (0, Some(&1))
+        );
         assert_eq!((c.int_alu, c.int_mul, c.int_div), (3, 1, 1));
         assert_eq!(c.branches, 1);
         assert_eq!(c.calls, vec!["_gfortran_st_write", "%rax"]);

@@ -171,6 +171,40 @@ pub struct HardwareReport {
     pub wall_time_s: f64,
 }
 
+impl HardwareReport {
+    /// The bandwidths of the level a loop whose data take `footprint_bytes` streams from
+    /// (rule 21): the first cache level that holds them, else main memory; None when no
+    /// bandwidth was measured. A level holds what the larger of X-Ray's capacity and the
+    /// operating system's size for it (`os_sizes`: level, bytes) says: on a virtual machine
+    /// X-Ray measures an effective capacity, a lower bound.
+    pub fn bandwidth_for(
+        &self,
+        footprint_bytes: u64,
+        os_sizes: &[(u8, u64)],
+    ) -> Option<&Bandwidth> {
+        let capacity = |level: u8| {
+            let xray = self
+                .caches
+                .iter()
+                .filter(|c| c.level == level)
+                .map(|c| c.capacity_bytes)
+                .max()
+                .unwrap_or(0);
+            let os = os_sizes
+                .iter()
+                .filter(|(l, _)| *l == level)
+                .map(|(_, b)| *b)
+                .max()
+                .unwrap_or(0);
+            xray.max(os)
+        };
+        self.bandwidths
+            .iter()
+            .find(|b| b.level.is_some_and(|l| footprint_bytes <= capacity(l)))
+            .or_else(|| self.bandwidths.iter().find(|b| b.level.is_none()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,35 +257,5 @@ mod tests {
             serde_json::from_str::<InstructionTiming>(&text).unwrap(),
             packed
         );
-    }
-}
-
-impl HardwareReport {
-    /// The bandwidths of the level a loop whose data take `footprint_bytes` streams from
-    /// (rule 21): the first cache level that holds them, else main memory; None when no
-    /// bandwidth was measured. A level holds what the larger of X-Ray's capacity and the
-    /// operating system's size for it (`os_sizes`: level, bytes) says: on a virtual machine
-    /// X-Ray measures an effective capacity, a lower bound.
-    pub fn bandwidth_for(&self, footprint_bytes: u64, os_sizes: &[(u8, u64)]) -> Option<&Bandwidth> {
-        let capacity = |level: u8| {
-            let xray = self
-                .caches
-                .iter()
-                .filter(|c| c.level == level)
-                .map(|c| c.capacity_bytes)
-                .max()
-                .unwrap_or(0);
-            let os = os_sizes
-                .iter()
-                .filter(|(l, _)| *l == level)
-                .map(|(_, b)| *b)
-                .max()
-                .unwrap_or(0);
-            xray.max(os)
-        };
-        self.bandwidths
-            .iter()
-            .find(|b| b.level.is_some_and(|l| footprint_bytes <= capacity(l)))
-            .or_else(|| self.bandwidths.iter().find(|b| b.level.is_none()))
     }
 }

@@ -2,8 +2,8 @@
 //! var(T) = sum C_i^2 var(P_i), and the breakdown of Saavedra-Barrera's figure 6.1.
 
 use model::characterization::Characterization;
-use model::hardware::CpuInfo;
-use model::program_stats::{DividerInstructions, LoopStats, PartStats};
+use model::hardware::{CpuInfo, HardwareReport};
+use model::program_stats::{DividerInstructions, LoopStats, LoopTraffic, PartStats};
 use model::{rules, Estimate, OpCounts, Param, ProgramStats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -116,6 +116,8 @@ pub enum LoopBound {
     Divider,
     /// The out-of-order window over its longest in-iteration chain (rule 19).
     Window,
+    /// Its data streaming from the cache level or memory they fit in (rule 21).
+    Memory,
 }
 
 impl LoopBound {
@@ -127,6 +129,7 @@ impl LoopBound {
             LoopBound::MemoryAccess => "memory accesses",
             LoopBound::Divider => "divider",
             LoopBound::Window => "out-of-order window",
+            LoopBound::Memory => "memory bandwidth",
         }
     }
 }
@@ -164,9 +167,9 @@ struct LoopCharge {
 fn loop_excess(
     l: &LoopStats,
     table: &BTreeMap<Param, (f64, f64, usize)>,
-    cpu: Option<&CpuInfo>,
+    hw: &Hardware,
 ) -> Option<(Vec<WaitRow>, f64)> {
-    charge_loop(l, table, cpu)
+    charge_loop(l, table, hw)
         .filter(|c| !c.rows.is_empty())
         .map(|c| (c.rows, c.variance))
 }
@@ -180,7 +183,7 @@ fn loop_excess(
 fn charge_loop(
     l: &LoopStats,
     table: &BTreeMap<Param, (f64, f64, usize)>,
-    cpu: Option<&CpuInfo>,
+    hw: &Hardware,
 ) -> Option<LoopCharge> {
     let n = l.iterations? as f64;
     let body = l.body_counts.as_ref()?;
@@ -259,12 +262,19 @@ fn charge_loop(
         let divider = l
             .divider_instructions
             .as_ref()
-            .and_then(|d| cpu.and_then(|c| divider_ns(d, c)))
+            .and_then(|d| hw.cpu().and_then(|c| divider_ns(d, c)))
             .unwrap_or_else(|| of(rules::LoopCharge::Unit));
+        // Rule 21: its data streaming from the level they fit in.
+        let memory = l
+            .traffic
+            .as_ref()
+            .and_then(|t| hw.memory_ns(t, n))
+            .unwrap_or(0.0);
         let (busiest, kind) = [
             (b.ns, issue_kind(&b)),
             (divider, LoopBound::Divider),
             (window, LoopBound::Window),
+            (memory, LoopBound::Memory),
         ]
         .into_iter()
         .fold(
@@ -310,6 +320,55 @@ fn charge_loop(
         }
         _ => charge(Vec::new(), 0.0, thr, LoopBound::Operations),
     })
+}
+
+/// What X-Ray measured of the machine, for the loop bounds that use it.
+struct Hardware<'a> {
+    xray: Option<&'a HardwareReport>,
+    /// The operating system's cache sizes: (level, bytes).
+    os_sizes: Vec<(u8, u64)>,
+}
+
+impl<'a> Hardware<'a> {
+    fn of(machine: &'a Characterization) -> Hardware<'a> {
+        Hardware {
+            xray: machine.xray.as_ref(),
+            os_sizes: machine
+                .machine
+                .os_caches
+                .iter()
+                .filter(|c| c.kind != "Instruction")
+                .map(|c| (c.level as u8, c.size_bytes))
+                .collect(),
+        }
+    }
+
+    fn cpu(&self) -> Option<&'a CpuInfo> {
+        self.xray.and_then(|x| x.cpu.as_ref())
+    }
+
+    /// Rule 21: the time, ns, `iterations` of a loop with `traffic` take to stream its data
+    /// from the level they fit in; None without a known footprint or measured bandwidths.
+    fn memory_ns(&self, traffic: &LoopTraffic, iterations: f64) -> Option<f64> {
+        let xray = self.xray?;
+        let bandwidth = xray.bandwidth_for(traffic.footprint_bytes?, &self.os_sizes)?;
+        let line = xray
+            .caches
+            .iter()
+            .find_map(|c| c.block_bytes)
+            .map_or(64, u64::from);
+        let (mut read, mut written) = (0.0, 0.0);
+        for r in &traffic.references {
+            let bytes = rules::streamed_bytes(r.stride_bytes, r.element_bytes, line);
+            if r.read {
+                read += bytes;
+            }
+            if r.written {
+                written += bytes;
+            }
+        }
+        Some(iterations * bandwidth.time_ns(read, written))
+    }
 }
 
 /// The time, ns, the divider takes over `d`'s instructions at X-Ray's throughputs (scalar and
@@ -409,7 +468,7 @@ pub fn predict_part(
     machine: &Characterization,
 ) -> PartPrediction {
     let table = costs(machine);
-    let cpu = machine.xray.as_ref().and_then(|x| x.cpu.as_ref());
+    let hw = Hardware::of(machine);
     let total_ops = (counts.total_characterized() + counts.total_uncharacterized()).max(1) as f64;
     let mut t = 0.0;
     let mut var = 0.0;
@@ -440,7 +499,7 @@ pub fn predict_part(
     // Recurrence waits: latency rows for the time loops wait on their chains.
     let mut waits: BTreeMap<Param, (f64, f64, f64)> = BTreeMap::new();
     for l in loops {
-        if let Some((extra, v)) = loop_excess(l, &table, cpu) {
+        if let Some((extra, v)) = loop_excess(l, &table, &hw) {
             var += v;
             for (p, execs, time_ns, sd_ns) in extra {
                 let w = waits.entry(p).or_insert((0.0, 0.0, 0.0));
@@ -668,12 +727,12 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
 /// longest first.
 fn loop_predictions(stats: &ProgramStats, machine: &Characterization) -> Vec<LoopPrediction> {
     let table = costs(machine);
-    let cpu = machine.xray.as_ref().and_then(|x| x.cpu.as_ref());
+    let hw = Hardware::of(machine);
     let mut out: Vec<LoopPrediction> = stats
         .loops
         .iter()
         .filter_map(|l| {
-            let c = charge_loop(l, &table, cpu)?;
+            let c = charge_loop(l, &table, &hw)?;
             Some(LoopPrediction {
                 unit: l.unit.clone(),
                 file: l.file.clone(),
@@ -1208,9 +1267,8 @@ mod tests {
         let spec = crate::corpus::ProgramSpec::from_file(&file);
         let (_, a) =
             crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
-        let counted = |stats: &ProgramStats, p: Param| {
-            stats.total.dynamic_counts.as_ref().unwrap().get(p)
-        };
+        let counted =
+            |stats: &ProgramStats, p: Param| stats.total.dynamic_counts.as_ref().unwrap().get(p);
         assert_eq!(counted(&a.stats, Param::PROC), 1000);
         let adds = counted(&a.stats, Param::ARSL);
         for (flags, calls) in [("-O0", 1000), ("-O2", 0)] {
@@ -1221,7 +1279,10 @@ mod tests {
             assert_eq!(counted(&stats, Param::AGRS) > 0, calls > 0, "{flags}");
             assert_eq!(counted(&stats, Param::ARSL), adds, "{flags}");
             let unit = stats.units.iter().find(|u| u.name == "P").unwrap();
-            assert_eq!(unit.dynamic_counts.as_ref().unwrap().get(Param::PROC), calls);
+            assert_eq!(
+                unit.dynamic_counts.as_ref().unwrap().get(Param::PROC),
+                calls
+            );
         }
     }
 
@@ -1242,7 +1303,11 @@ mod tests {
         let p = predict(&stats, &m);
         assert_eq!(p.loops.len(), 1);
         assert_eq!(p.loops[0].bound, LoopBound::Recurrence);
-        assert!((p.loops[0].time_s - 400e-9).abs() < 1e-12, "{:?}", p.loops[0]);
+        assert!(
+            (p.loops[0].time_s - 400e-9).abs() < 1e-12,
+            "{:?}",
+            p.loops[0]
+        );
         assert!((p.loops[0].operations_s - 100e-9).abs() < 1e-12);
         // No recurrence, 50 instructions an iteration: 5 ns an iteration issued.
         let mut issued = l.clone();
@@ -1320,7 +1385,10 @@ mod tests {
             m.compiler.flags = vec![flags.into()];
             crate::issue::fit_to_build(&mut stats, &m).unwrap();
             let division = stats.loops.iter().find(|l| l.first_line == 10).unwrap();
-            let d = division.divider_instructions.expect("divider counts").single_divide;
+            let d = division
+                .divider_instructions
+                .expect("divider counts")
+                .single_divide;
             // 100,000 divisions: one instruction each scalar, one per 4 or 8 packed.
             let lanes_covered = d.scalar + 4 * d.packed;
             assert!(
@@ -1331,9 +1399,60 @@ mod tests {
             let row = |line: u32| p.loops.iter().find(|l| l.first_line == line).unwrap();
             assert_eq!(row(10).bound, LoopBound::Divider, "{flags}: {:?}", p.loops);
             let want = (d.scalar as f64 * 4.0 + d.packed as f64 * 8.0) * 1e-9;
-            assert!((row(10).time_s - want).abs() < 1e-12, "{flags}: {:?}", row(10));
-            assert_eq!(row(13).bound, LoopBound::Recurrence, "{flags}: {:?}", p.loops);
+            assert!(
+                (row(10).time_s - want).abs() < 1e-12,
+                "{flags}: {:?}",
+                row(10)
+            );
+            assert_eq!(
+                row(13).bound,
+                LoopBound::Recurrence,
+                "{flags}: {:?}",
+                p.loops
+            );
             assert!((row(13).time_s - 100_000.0 * 3e-9).abs() < 1e-9);
+        }
+    }
+
+    /// Issue 27's bound test: a loop streaming arrays larger than the last cache is charged
+    /// by its memory bound (rule 21), at the copy bandwidth of memory for its 16 bytes an
+    /// iteration; a loop over arrays that fit in L1 streams at L1's rate.
+    #[test]
+    fn a_loop_streaming_arrays_beyond_the_caches_is_bound_by_memory() {
+        let mut m = machine(&[(Param::INST, 0.01, 0.0), (Param::MEMO, 0.01, 0.0)]);
+        m.xray = Some(xray_report());
+        if harness::Compiler::find(None, &[]).is_err() {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("stream.f");
+        std::fs::write(
+            &file,
+            "      PROGRAM B\n      DOUBLE PRECISION A(2000000), C(2000000)\n      REAL X(100), Y(100)\n      COMMON /BIG/ A, C, X, Y\n      INTEGER I\n      DO 10 I = 1, 2000000\n         A(I) = C(I)\n   10 CONTINUE\n      DO 20 I = 1, 100\n         X(I) = Y(I)\n   20 CONTINUE\n      PRINT *, A(7), X(3)\n      END\n",
+        )
+        .unwrap();
+        let spec = crate::corpus::ProgramSpec::from_file(&file);
+        let (_, a) =
+            crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
+        for flags in ["-O0", "-O2"] {
+            let mut stats = a.stats.clone();
+            m.compiler.flags = vec![flags.into()];
+            crate::issue::fit_to_build(&mut stats, &m).unwrap();
+            let p = predict(&stats, &m);
+            let row = |line: u32| p.loops.iter().find(|l| l.first_line == line);
+            let big = row(6).expect("the large copy");
+            assert_eq!(big.bound, LoopBound::Memory, "{flags}: {:?}", p.loops);
+            // 8 bytes read and 8 written an iteration at memory's copy rate, 6 B/ns.
+            let want = 2e6 * 16.0 / 6.0 * 1e-9;
+            assert!((big.time_s - want).abs() < 1e-3 * want, "{flags}: {big:?}");
+            // The small arrays stream from L1 (48 B/ns copied), not memory.
+            if let Some(small) = row(9) {
+                assert!(
+                    small.time_s <= 100.0 * 16.0 / 48.0 * 1e-9 + 1e-15,
+                    "{flags}: {small:?}"
+                );
+            }
         }
     }
 
