@@ -92,7 +92,7 @@ pub fn hardware_report(r: &HardwareReport) -> String {
         format!("{:.1}", r.memory_latency_ns),
         "pseudo-random chase, 128 MiB".into(),
     ]);
-    out.push_str("Memory hierarchy (X-Ray, X-Ray)\n");
+    out.push_str("Memory hierarchy (X-Ray)\n");
     out.push_str(&t.to_text());
     out.push_str(&format!(
         "super pages: {}\n\n",
@@ -112,7 +112,7 @@ pub fn hardware_report(r: &HardwareReport) -> String {
     }
     out.push_str(&bandwidths(r));
     if let Some(cpu) = &r.cpu {
-        out.push_str("CPU (X-Ray, X-Ray)\n");
+        out.push_str("CPU (X-Ray)\n");
         out.push_str(&format!(
             "frequency: {:.0} MHz (dependent integer additions)\n",
             cpu.frequency_mhz

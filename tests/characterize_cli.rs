@@ -679,6 +679,22 @@ fn an_o2_characterization_round_trips_into_a_prediction() {
         let e = &p["estimate"];
         assert!(e["mean_ns"].as_f64().unwrap().is_finite(), "{p}");
     }
+    // A parameter whose tests the compiler emptied is marked, not left as a number that
+    // claims to measure it; each marked one's tests have no instruction in the assembly.
+    let experiments = doc["experiments"].as_array().unwrap();
+    let marked: Vec<&Value> = doc["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p.get("unmeasured").is_some())
+        .collect();
+    assert!(!marked.is_empty(), "gfortran -O2 removes some tests' work");
+    for p in &marked {
+        for e in p["experiments"].as_array().unwrap() {
+            let rec = experiments.iter().find(|r| r["name"] == *e).unwrap();
+            assert_eq!(rec["instructions"], 0, "{p} {rec}");
+        }
+    }
     // Rule 17's two rates exist at -O2 too: MEMO's loads and stores survive, and INST comes
     // from its own test or, when the optimizer left that test nothing, from MEMO's test.
     for m in ["INST", "MEMO"] {

@@ -643,6 +643,7 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
                     estimate: stats::to_estimate(m),
                     test_kind: TestKind::Direct,
                     experiments,
+                    unmeasured: None,
                 });
             }
             continue;
@@ -695,6 +696,7 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
                     kind
                 },
                 experiments: g.all_experiments(),
+                unmeasured: None,
             });
         }
     }
@@ -720,10 +722,14 @@ pub fn solve_parameters(result: &mut Characterization) -> Result<(), Characteriz
                 }),
                 test_kind: TestKind::Derived,
                 experiments: vec!["ARR1".into(), "ARR2".into(), "ARR3".into()],
+                unmeasured: None,
             });
         }
     }
     params.sort_by_key(|r| r.number);
+    for p in &mut params {
+        p.mark_if_removed(&result.experiments);
+    }
     result.parameters = params;
     // A NaN or an infinity (a singular solve) is named in the file, not written as a number.
     result.drop_non_finite();

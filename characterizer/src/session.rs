@@ -228,8 +228,10 @@ pub struct Summary<'a> {
     pub precision: Option<Precision>,
     /// Measured parameters whose 90 % interval is wider than ±5 %.
     pub wide: Vec<&'a ParameterResult>,
-    /// Measured parameters that cannot be separated from zero.
+    /// Measured parameters that cannot be separated from zero (those unmeasured aside).
     pub zero: Vec<Param>,
+    /// Parameters whose tests the compiler emptied at these flags (issue 27).
+    pub unmeasured: Vec<Param>,
     /// How many parameters there are to measure.
     pub all: usize,
     /// INST's test ran but its instructions could not be counted (no issue bound, rule 17).
@@ -269,7 +271,13 @@ pub fn summary(c: &Characterization) -> Summary<'_> {
         .collect();
     let zero = measured
         .iter()
-        .filter(|r| r.below_resolution())
+        .filter(|r| r.below_resolution() && r.unmeasured.is_none())
+        .map(|r| r.mnemonic)
+        .collect();
+    let unmeasured = c
+        .parameters
+        .iter()
+        .filter(|r| r.unmeasured.is_some())
         .map(|r| r.mnemonic)
         .collect();
     // Rule 17 needs the test's instructions, counted in the compiler's assembly.
@@ -284,6 +292,7 @@ pub fn summary(c: &Characterization) -> Summary<'_> {
         precision,
         wide,
         zero,
+        unmeasured,
         all: Param::measured().count(),
         inst_uncounted,
         changed,

@@ -51,6 +51,7 @@ pub fn costing(partition: &str, ns: f64) -> Characterization {
             },
             test_kind: TestKind::Direct,
             experiments: Vec::new(),
+            unmeasured: None,
         })
         .collect();
     c

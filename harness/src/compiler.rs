@@ -35,6 +35,25 @@ pub struct Compiler {
     pub flags: Vec<String>,
 }
 
+/// A compiler's message with what to do about a failure whose remedy is known: Debian's
+/// flang-new links its runtime by name but does not tell the linker where it is.
+fn with_hint(stderr: String) -> String {
+    if !stderr.contains("cannot find -lFortran") {
+        return stderr;
+    }
+    let dir = std::fs::read_dir("/usr/lib")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("lib"))
+        .find(|d| d.join("libFortranRuntime.a").is_file());
+    let hint = match dir {
+        Some(d) => format!("export LIBRARY_PATH={}", d.display()),
+        None => "install its runtime (Debian: libflang-16-dev) and set LIBRARY_PATH to the directory holding libFortranRuntime.a".to_string(),
+    };
+    format!("{stderr}\nhint: flang-new cannot find its runtime libraries: {hint}")
+}
+
 fn find_on_path(name: &str) -> Option<PathBuf> {
     if name.contains('/') {
         let p = PathBuf::from(name);
@@ -120,7 +139,7 @@ impl Compiler {
             Err(CompileError {
                 compiler: self.path.display().to_string(),
                 file: what.display().to_string(),
-                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                stderr: with_hint(String::from_utf8_lossy(&out.stderr).into_owned()),
             })
         }
     }

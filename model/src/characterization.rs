@@ -184,9 +184,38 @@ pub struct ParameterResult {
     pub test_kind: TestKind,
     /// The experiments whose observations produced it.
     pub experiments: Vec<String>,
+    /// Why it measures nothing at these flags: the compiler emitted no instruction for its
+    /// tests' bodies (the operation was removed, or hoisted out of the timed loop), so its
+    /// estimate is noise around zero (issue 27). Absent when its tests kept their work.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unmeasured: Option<String>,
 }
 
 impl ParameterResult {
+    /// Mark the parameter unmeasured when every experiment it comes from recorded a pass of
+    /// no instructions (issue 27: at optimizing flags the compiler may drop a test's work; a
+    /// pass with loop control alone still counts the control's lines, so zero means nothing
+    /// of the body or its loop survived by line). Experiments without a count leave it be.
+    pub fn mark_if_removed(&mut self, records: &[ExperimentRecord]) {
+        let counts: Vec<Option<u64>> = self
+            .experiments
+            .iter()
+            .map(|e| {
+                records
+                    .iter()
+                    .find(|r| &r.name == e)
+                    .and_then(|r| r.instructions)
+            })
+            .collect();
+        if !counts.is_empty() && counts.iter().all(|c| *c == Some(0)) {
+            self.unmeasured = Some(format!(
+                "the compiler emitted no instruction for its test{} ({}) at these flags",
+                if counts.len() > 1 { "s" } else { "" },
+                self.experiments.join(", ")
+            ));
+        }
+    }
+
     /// Saavedra-Barrera's "cannot be separated from zero" (printed as "1<" in its tables).
     pub fn below_resolution(&self) -> bool {
         !self.estimate.separable_from_zero()

@@ -92,6 +92,58 @@ pub struct ComparisonReport {
     pub parameters: Vec<NormalizedRow>,
     pub programs: Vec<ProgramComparison>,
     pub time_distribution: Vec<TimeDistribution>,
+    /// How often the predictions order the systems as the real times do (absent without
+    /// real times).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ordering: Option<OrderingAgreement>,
+}
+
+/// How often the predictions order systems as the real times do (issue 27: does compare
+/// predict which build runs a program faster).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderingAgreement {
+    /// Programs whose predicted fastest system is the real fastest, of those with real times.
+    pub fastest_agree: usize,
+    pub fastest_known: usize,
+    /// (program, pair of systems) with both real times where the prediction says which of
+    /// the two is faster as the real times do.
+    pub pairs_agree: usize,
+    pub pairs_known: usize,
+}
+
+impl OrderingAgreement {
+    /// None when no program has real times on two systems.
+    pub fn of(systems: &[System], comparisons: &[ProgramComparison]) -> Option<OrderingAgreement> {
+        let (fastest_agree, fastest_known) = fastest_agreement(systems, comparisons);
+        let (pairs_agree, pairs_known) = pair_agreement(comparisons);
+        (pairs_known > 0).then_some(OrderingAgreement {
+            fastest_agree,
+            fastest_known,
+            pairs_agree,
+            pairs_known,
+        })
+    }
+}
+
+/// Over every program and every pair of systems with real times on both: in how many the
+/// predicted faster of the two is the real faster: (agree, known).
+pub fn pair_agreement(comparisons: &[ProgramComparison]) -> (usize, usize) {
+    let mut agree = 0;
+    let mut known = 0;
+    for c in comparisons {
+        for i in 0..c.measured_s.len() {
+            for j in i + 1..c.measured_s.len() {
+                let (Some(a), Some(b)) = (c.measured_s[i], c.measured_s[j]) else {
+                    continue;
+                };
+                known += 1;
+                if (a < b) == (c.predicted_s[i] < c.predicted_s[j]) {
+                    agree += 1;
+                }
+            }
+        }
+    }
+    (agree, known)
 }
 
 /// A program's prediction on each system, made once for both tables (each compiles the
@@ -431,6 +483,7 @@ mod tests {
                 },
                 test_kind: TestKind::Direct,
                 experiments: vec![],
+                unmeasured: None,
             });
         }
         System {
@@ -551,6 +604,7 @@ mod tests {
             c([1.0, 2.0], vec![None, None]),
         ];
         assert_eq!(fastest_agreement(&systems, &comparisons), (1, 2));
+        assert_eq!(pair_agreement(&comparisons), (1, 2));
     }
 
     #[test]

@@ -237,13 +237,6 @@ fn charge_loop(
         summed_ns: thr,
         bound,
     };
-    let issue_kind = |b: &IssueBound| {
-        if b.param == Param::MEMO {
-            LoopBound::MemoryAccess
-        } else {
-            LoopBound::Issue
-        }
-    };
     // Rule 17: a loop without calls whose instructions are known is charged by them. Fewer
     // instructions than iterations means its lines were not found in the assembly (an
     // iteration is at least a compare and a branch): its operations' sum stands.
@@ -252,35 +245,7 @@ fn charge_loop(
     if let Some(b) = charged_by_issue {
         let of =
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
-        // Rule 19: the iterations the window overlaps pace the loop's longest chain.
-        let window = table.get(&Param::WIND).map_or(0.0, |w| {
-            let all = l.instructions.unwrap_or(0) as f64;
-            cost(&l.longest_chain).map_or(0.0, |c| rules::window_bound(c, all, w.0))
-        });
-        // The divider: an optimized build's divisions and square roots at X-Ray's measured
-        // throughputs when it has them, else the characterized DR... and SQR... parameters.
-        let divider = l
-            .divider_instructions
-            .as_ref()
-            .and_then(|d| hw.cpu().and_then(|c| divider_ns(d, c)))
-            .unwrap_or_else(|| of(rules::LoopCharge::Unit));
-        // Rule 21: its data streaming from the level they fit in.
-        let memory = l
-            .traffic
-            .as_ref()
-            .and_then(|t| hw.memory_ns(t, n))
-            .unwrap_or(0.0);
-        let (busiest, kind) = [
-            (b.ns, issue_kind(&b)),
-            (divider, LoopBound::Divider),
-            (window, LoopBound::Window),
-            (memory, LoopBound::Memory),
-        ]
-        .into_iter()
-        .fold(
-            (f64::MIN, LoopBound::Issue),
-            |m, x| if x.0 > m.0 { x } else { m },
-        );
+        let (busiest, kind) = busiest(l, &b, &cost, of(rules::LoopCharge::Unit), table, hw);
         let issued = busiest + of(rules::LoopCharge::Event);
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
             let (rows, var) = scaled_rows(counts, (rec - thr) / rec);
@@ -304,7 +269,7 @@ fn charge_loop(
     let issue = issue.map(|b| {
         let mut c = OpCounts::new();
         c.add(b.param, b.count as u64);
-        (b.ns, c, issue_kind(&b))
+        (b.ns, c, b.kind())
     });
     let longest = [
         recurrence.map(|(t, c)| (t, c, LoopBound::Recurrence)),
@@ -320,6 +285,46 @@ fn charge_loop(
         }
         _ => charge(Vec::new(), 0.0, thr, LoopBound::Operations),
     })
+}
+
+/// Of the limits a loop charged by its instructions overlaps, the longest and its kind: its
+/// issue (`b`), its divider (an optimized build's divisions and square roots at X-Ray's
+/// measured throughputs when it has them, else `unit_ns`, the characterized DR... and SQR...
+/// parameters), the window over its longest chain (rule 19) and its memory traffic (rule 21).
+fn busiest(
+    l: &LoopStats,
+    b: &IssueBound,
+    cost: &dyn Fn(&OpCounts) -> Option<f64>,
+    unit_ns: f64,
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+    hw: &Hardware,
+) -> (f64, LoopBound) {
+    let n = l.iterations.unwrap_or(0) as f64;
+    let window = table.get(&Param::WIND).map_or(0.0, |w| {
+        let all = l.instructions.unwrap_or(0) as f64;
+        cost(&l.longest_chain).map_or(0.0, |c| rules::window_bound(c, all, w.0))
+    });
+    let divider = l
+        .divider_instructions
+        .as_ref()
+        .and_then(|d| hw.cpu().and_then(|c| divider_ns(d, c)))
+        .unwrap_or(unit_ns);
+    let memory = l
+        .traffic
+        .as_ref()
+        .and_then(|t| hw.memory_ns(t, n))
+        .unwrap_or(0.0);
+    [
+        (b.ns, b.kind()),
+        (divider, LoopBound::Divider),
+        (window, LoopBound::Window),
+        (memory, LoopBound::Memory),
+    ]
+    .into_iter()
+    .fold(
+        (f64::MIN, LoopBound::Issue),
+        |m, x| if x.0 > m.0 { x } else { m },
+    )
 }
 
 /// What X-Ray measured of the machine, for the loop bounds that use it.
@@ -402,6 +407,16 @@ struct IssueBound {
     ns: f64,
     /// The standard deviation of `ns` from the parameter's.
     sd: f64,
+}
+
+impl IssueBound {
+    fn kind(&self) -> LoopBound {
+        if self.param == Param::MEMO {
+            LoopBound::MemoryAccess
+        } else {
+            LoopBound::Issue
+        }
+    }
 }
 
 /// The loop's [`IssueBound`]: the larger of the two a machine has measured; None without
@@ -917,6 +932,7 @@ mod tests {
                 },
                 test_kind: TestKind::Direct,
                 experiments: vec![],
+                unmeasured: None,
             });
         }
         c

@@ -379,6 +379,14 @@ pub fn print_report(c: &Characterization) {
             zero.join(", ")
         );
     }
+    if !sum.unmeasured.is_empty() {
+        let names: Vec<String> = sum.unmeasured.iter().map(|p| p.to_string()).collect();
+        eprintln!(
+            "note: {} are not measured at {}: the compiler emitted no instruction for their tests (it removed the operation or hoisted it out of the timed loop); predictions charge optimized loops by their machine code instead (docs/model.md, rule 17 for optimized builds)",
+            names.join(", "),
+            c.compiler.flags.join(" ")
+        );
+    }
     print_self_check(c);
     if sum.measured.len() < sum.all {
         crate::say!(
@@ -426,7 +434,9 @@ fn print_parameters(c: &Characterization) {
         for r in rows {
             let e = &r.estimate;
             let half = (e.ci_high_ns - e.ci_low_ns) / 2.0;
-            let value = if r.below_resolution() {
+            let value = if r.unmeasured.is_some() {
+                "removed".to_string()
+            } else if r.below_resolution() {
                 format!("< {}", fmt_ns(e.ci_high_ns.max(0.0)))
             } else {
                 fmt_ns(e.mean_ns)

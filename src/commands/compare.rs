@@ -3,8 +3,8 @@
 use anyhow::Result;
 use export::Table;
 use predictor::compare::{
-    agreement, compare_programs, fastest_agreement, measured_times, mixed_statistics, normalized,
-    reference_index, region_charts, ComparisonReport, NormalizedRow, ProgramComparison, System,
+    agreement, compare_programs, measured_times, mixed_statistics, normalized, reference_index,
+    region_charts, ComparisonReport, NormalizedRow, OrderingAgreement, ProgramComparison, System,
     TimeDistribution,
 };
 use std::path::PathBuf;
@@ -92,6 +92,7 @@ pub fn run(a: Args) -> Result<()> {
             systems: systems.iter().map(|s| s.name.clone()).collect(),
             reference: systems[reference].name.clone(),
             parameters: rows,
+            ordering: OrderingAgreement::of(&systems, &comparisons),
             programs: comparisons,
             time_distribution: distributions,
         };
@@ -227,10 +228,13 @@ fn print_programs(systems: &[System], comparisons: &[ProgramComparison]) {
             }
         }
     }
-    let (agree, known) = fastest_agreement(systems, comparisons);
-    if known > 0 {
+    if let Some(o) = OrderingAgreement::of(systems, comparisons) {
         crate::say!(
-            "\nThe predicted fastest system is the real fastest for {agree} of {known} programs."
+            "\nThe predicted fastest system is the real fastest for {} of {} programs; the predicted faster of two systems is the real faster in {} of {} (program, pair) cases.",
+            o.fastest_agree,
+            o.fastest_known,
+            o.pairs_agree,
+            o.pairs_known
         );
     }
 }

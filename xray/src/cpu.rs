@@ -18,8 +18,8 @@ use std::time::Duration;
 
 const MAIN: &str = include_str!("fortran/cpu_main.f90");
 const KERNELS: &str = include_str!("fortran/cpu_kernels.f90");
-const FP4: &str = include_str!("fortran/fp_kernels_r4.f90");
-const FP8: &str = include_str!("fortran/fp_kernels_r8.f90");
+/// Scalar floating-point kernels for the REAL kind substituted for `WP` (4 and 8).
+const FP: &str = include_str!("fortran/fp_kernels.f90");
 const MADD: &str = include_str!("fortran/madd.f90");
 const VECTOR: &str = include_str!("fortran/vec_kernels.f90");
 const SPIN: &str = include_str!("fortran/spin.f90");
@@ -291,6 +291,7 @@ fn build(shop: &Workshop, target: &[&str]) -> Result<(PathBuf, Vec<VectorKernel>
     let separate = MADD.replace("NAME", "madd_separate");
     let elements = VECTOR_ELEMENTS.to_string();
     let main = MAIN.replace("NELEM", &elements);
+    let (fp4, fp8) = (FP.replace("WP", "4"), FP.replace("WP", "8"));
     let mut listings = Vec::new();
     let mut kernels = Vec::new();
     for (prefix, kind, bytes) in PRECISIONS {
@@ -312,8 +313,8 @@ fn build(shop: &Workshop, target: &[&str]) -> Result<(PathBuf, Vec<VectorKernel>
     }
     let mut sources: Vec<(&str, &str, &[&str])> = vec![
         ("cpu_kernels.f90", KERNELS, plain),
-        ("fp_kernels_r4.f90", FP4, plain),
-        ("fp_kernels_r8.f90", FP8, plain),
+        ("fp_kernels_r4.f90", &fp4, plain),
+        ("fp_kernels_r8.f90", &fp8, plain),
         ("madd_fused.f90", &fused, &fused_flags),
         ("madd_separate.f90", &separate, &separate_flags),
     ];

@@ -1,4 +1,4 @@
-//! X-Ray (X-Ray (Yotov, Pingali & Stodghill)): the memory hierarchy and CPU parameters of the machine, measured
+//! X-Ray (Yotov, Pingali & Stodghill): the memory hierarchy and CPU parameters of the machine, measured
 //! by generated micro-benchmarks compiled and run through [`harness`], never read from the
 //! operating system (sysfs and lscpu serve only the tests, as ground truth, and the bandwidth
 //! streams as a floor under the size of their memory arrays).

@@ -1,8 +1,9 @@
-! opcost xray: floating-point nano-benchmarks, REAL(8) (see cpu_kernels.f90).
-subroutine add_lat_r8(iters, x, y)
+! opcost xray: floating-point nano-benchmarks for the REAL kind the caller substitutes for WP
+! (4 or 8; see cpu_kernels.f90).
+subroutine add_lat_rWP(iters, x, y)
   integer(8), intent(in) :: iters
-  real(8), intent(inout) :: x
-  real(8), intent(in) :: y
+  real(WP), intent(inout) :: x
+  real(WP), intent(in) :: y
   integer(8) :: k
   do k = 1, iters
     x = x + y; x = x - y; x = x + y; x = x - y
@@ -10,12 +11,12 @@ subroutine add_lat_r8(iters, x, y)
   end do
 end subroutine
 
-subroutine add_thr_r8(iters, x, y)
+subroutine add_thr_rWP(iters, x, y)
   integer(8), intent(in) :: iters
-  real(8), intent(inout) :: x(8)
-  real(8), intent(in) :: y
+  real(WP), intent(inout) :: x(8)
+  real(WP), intent(in) :: y
   integer(8) :: k
-  real(8) :: x1, x2, x3, x4, x5, x6, x7, x8
+  real(WP) :: x1, x2, x3, x4, x5, x6, x7, x8
   x1 = x(1); x2 = x(2); x3 = x(3); x4 = x(4); x5 = x(5); x6 = x(6); x7 = x(7); x8 = x(8)
   do k = 1, iters
     x1 = x1 + y; x2 = x2 + y; x3 = x3 + y; x4 = x4 + y
@@ -26,10 +27,10 @@ subroutine add_thr_r8(iters, x, y)
   x = [x1, x2, x3, x4, x5, x6, x7, x8]
 end subroutine
 
-subroutine mul_lat_r8(iters, x, y, z)
+subroutine mul_lat_rWP(iters, x, y, z)
   integer(8), intent(in) :: iters
-  real(8), intent(inout) :: x
-  real(8), intent(in) :: y, z
+  real(WP), intent(inout) :: x
+  real(WP), intent(in) :: y, z
   integer(8) :: k
   do k = 1, iters
     x = x * y; x = x * z; x = x * y; x = x * z
@@ -37,12 +38,12 @@ subroutine mul_lat_r8(iters, x, y, z)
   end do
 end subroutine
 
-subroutine mul_thr_r8(iters, x, y, z)
+subroutine mul_thr_rWP(iters, x, y, z)
   integer(8), intent(in) :: iters
-  real(8), intent(inout) :: x(8)
-  real(8), intent(in) :: y, z
+  real(WP), intent(inout) :: x(8)
+  real(WP), intent(in) :: y, z
   integer(8) :: k
-  real(8) :: x1, x2, x3, x4, x5, x6, x7, x8
+  real(WP) :: x1, x2, x3, x4, x5, x6, x7, x8
   x1 = x(1); x2 = x(2); x3 = x(3); x4 = x(4); x5 = x(5); x6 = x(6); x7 = x(7); x8 = x(8)
   do k = 1, iters
     x1 = x1 * y; x2 = x2 * y; x3 = x3 * y; x4 = x4 * y
@@ -55,10 +56,10 @@ end subroutine
 
 ! Division and square root (issue 27 item 3). x = y / x twice gives x back: two values, both
 ! with full mantissas (x = 1.1, y = 1.3), never 1.0, which some dividers finish early.
-subroutine div_lat_r8(iters, x, y)
+subroutine div_lat_rWP(iters, x, y)
   integer(8), intent(in) :: iters
-  real(8), intent(inout) :: x
-  real(8), intent(in) :: y
+  real(WP), intent(inout) :: x
+  real(WP), intent(in) :: y
   integer(8) :: k
   do k = 1, iters
     x = y / x; x = y / x; x = y / x; x = y / x
@@ -66,12 +67,12 @@ subroutine div_lat_r8(iters, x, y)
   end do
 end subroutine
 
-subroutine div_thr_r8(iters, x, y)
+subroutine div_thr_rWP(iters, x, y)
   integer(8), intent(in) :: iters
-  real(8), intent(inout) :: x(8)
-  real(8), intent(in) :: y
+  real(WP), intent(inout) :: x(8)
+  real(WP), intent(in) :: y
   integer(8) :: k
-  real(8) :: x1, x2, x3, x4, x5, x6, x7, x8
+  real(WP) :: x1, x2, x3, x4, x5, x6, x7, x8
   x1 = x(1); x2 = x(2); x3 = x(3); x4 = x(4); x5 = x(5); x6 = x(6); x7 = x(7); x8 = x(8)
   do k = 1, iters
     x1 = y / x1; x2 = y / x2; x3 = y / x3; x4 = y / x4
@@ -86,10 +87,10 @@ end subroutine
 ! value near y with a full mantissa. The latency chain carries that multiplication too (the
 ! driver's caller subtracts an eighth of a multiply's latency); in the throughput kernel the
 ! multiplications are independent and overlap the roots.
-subroutine sqrt_lat_r8(iters, x, y)
+subroutine sqrt_lat_rWP(iters, x, y)
   integer(8), intent(in) :: iters
-  real(8), intent(inout) :: x
-  real(8), intent(in) :: y
+  real(WP), intent(inout) :: x
+  real(WP), intent(in) :: y
   integer(8) :: k
   do k = 1, iters
     x = sqrt(x); x = sqrt(x); x = sqrt(x); x = sqrt(x)
@@ -97,12 +98,12 @@ subroutine sqrt_lat_r8(iters, x, y)
   end do
 end subroutine
 
-subroutine sqrt_thr_r8(iters, x, y)
+subroutine sqrt_thr_rWP(iters, x, y)
   integer(8), intent(in) :: iters
-  real(8), intent(inout) :: x(8)
-  real(8), intent(in) :: y
+  real(WP), intent(inout) :: x(8)
+  real(WP), intent(in) :: y
   integer(8) :: k
-  real(8) :: x1, x2, x3, x4, x5, x6, x7, x8
+  real(WP) :: x1, x2, x3, x4, x5, x6, x7, x8
   x1 = x(1); x2 = x(2); x3 = x(3); x4 = x(4); x5 = x(5); x6 = x(6); x7 = x(7); x8 = x(8)
   do k = 1, iters
     x1 = sqrt(x1); x2 = sqrt(x2); x3 = sqrt(x3); x4 = sqrt(x4)
