@@ -698,13 +698,17 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
             _ => {}
         }
     }
-    // Innermost: no other loop strictly inside.
+    // Innermost: no other loop strictly inside, and none that its closing jump leaves: a
+    // GO TO from inside a DO loop back to a label before it (backtracking code: restart the
+    // search) closes a loop around that DO loop, though their lines only overlap.
     let inner: Vec<&(usize, usize, usize, Mult)> = loops
         .iter()
         .filter(|a| {
-            !loops
-                .iter()
-                .any(|b| (b.1, b.2) != (a.1, a.2) && a.1 <= b.1 && b.2 <= a.2)
+            !loops.iter().any(|b| {
+                let inside = (b.1, b.2) != (a.1, a.2) && a.1 <= b.1 && b.2 <= a.2;
+                let jumps_out_of = a.1 < b.1 && b.1 <= a.2 && a.2 < b.2;
+                inside || jumps_out_of
+            })
         })
         .collect();
     inner
@@ -963,6 +967,20 @@ mod tests {
         innermost_loops(&crate::analysis::analyze(vec![crate::source::split(
             "t.f", 0, src, 72,
         )]))
+    }
+
+    /// A GO TO from inside a DO loop back to a label before it (a backtracking search that
+    /// restarts its DO) encloses the DO loop: only the DO loop is innermost, not both.
+    #[test]
+    fn a_jump_back_out_of_a_do_loop_encloses_it() {
+        let src = "      PROGRAM P\n      INTEGER K, KS, N\n      N = 0\n      KS = 1\n   10 CONTINUE\n      DO 20 K = KS, 8\n         N = N + K\n         IF (N .GT. 50) GO TO 20\n         KS = K + 1\n         IF (KS .LT. 8) GO TO 10\n   20 CONTINUE\n      PRINT *, N\n      END\n";
+        let loops = loops_of(src);
+        assert_eq!(
+            loops.len(),
+            1,
+            "{:?}",
+            loops.iter().map(|l| (l.first, l.last)).collect::<Vec<_>>()
+        );
     }
 
     #[test]
