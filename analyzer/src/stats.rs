@@ -316,6 +316,7 @@ fn block_stats(prog: &Program, blocks: Vec<BlockAcc>, dynamic: bool) -> Vec<Bloc
                 static_counts: acc.stat,
                 executions: execs,
                 dynamic_counts: dynamic.then_some(acc.dynm),
+                instructions: None,
             }
         })
         .collect()

@@ -7,6 +7,7 @@
 pub mod assembly;
 pub mod calls;
 pub mod compiler;
+pub mod copies;
 pub mod host;
 pub mod loops;
 pub mod run;
@@ -14,6 +15,7 @@ pub mod run;
 pub use assembly::{LineInstructions, Mix};
 pub use calls::EmittedCalls;
 pub use compiler::{CompileError, Compiler, CompilerError};
+pub use copies::OneCopy;
 pub use host::{machine_info, machine_slug};
 pub use loops::{innermost_loops, loops_of_source_loop, FpOps, MachineLoop, PassCounts};
 pub use run::{run_limited, run_streaming, CpuUsage, RunError, RunOutput};

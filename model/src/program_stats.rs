@@ -206,6 +206,10 @@ pub struct BlockStats {
     pub executions: Option<u64>,
     /// Operation counts of those runs.
     pub dynamic_counts: Option<OpCounts>,
+    /// Machine instructions of one execution in an optimized build (one copy of its lines;
+    /// rule 22). Like a loop's `instructions`, filled by the predictor for each system.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<u64>,
 }
 
 impl ProgramStats {

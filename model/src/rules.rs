@@ -138,6 +138,13 @@
 //!     its instructions over its pass time ([`window_of`]). An n-body force loop (a square
 //!     root and a division on a 12-statement chain, about 70 instructions an iteration) ran
 //!     at 10 ns an iteration, where its issue and divider bounds gave 3.7.
+//! 20. Inlined calls (opcost's refinement, optimized builds): a call the compiler inlined
+//!     executes no call instruction and loads no argument, so a basic block's PROC and
+//!     argument loads count only in the share of its calls that its lines still have in the
+//!     assembly ([`kept_call_share`], [`is_call_charge`]). The callee's own operations stay:
+//!     they run, inside the caller. gfortran -O2 inlines the small procedures of a file; a
+//!     program of 13 of them called 2.6e8 times kept 5 call instructions and ran in 0.17 s
+//!     where its calls alone were charged 0.35.
 //! 21. The memory bound (opcost's refinement; issue 27): an innermost loop lasts at least
 //!     the time its array references take to stream through the level its data come from.
 //!     Each reference moves, an iteration, the bytes its address steps by, a cache line at
@@ -147,13 +154,12 @@
 //!     loop walks, by their declared sizes, else from memory, at X-Ray's measured read,
 //!     write or copy bandwidth of that level. A transpose of a 32 MiB matrix strides 16 KiB
 //!     an access: a new line from memory each time.
-//! 20. Inlined calls (opcost's refinement, optimized builds): a call the compiler inlined
-//!     executes no call instruction and loads no argument, so a basic block's PROC and
-//!     argument loads count only in the share of its calls that its lines still have in the
-//!     assembly ([`kept_call_share`], [`is_call_charge`]). The callee's own operations stay:
-//!     they run, inside the caller. gfortran -O2 inlines the small procedures of a file; a
-//!     program of 13 of them called 2.6e8 times kept 5 call instructions and ran in 0.17 s
-//!     where its calls alone were charged 0.35.
+//! 22. Straight-line code of optimized builds (opcost's refinement): a basic block outside
+//!     the loops rule 17 charges lasts at least its machine instructions (one copy of its
+//!     lines, where the compiler inlined them in several places) at INST's rate
+//!     ([`straight_line_excess`]). The optimizer empties many parameters' tests (their
+//!     operations are removed or hoisted out of the timed loop: they measure about nothing),
+//!     while the program's own statements keep their instructions.
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -741,6 +747,13 @@ pub fn streamed_bytes(stride_bytes: Option<i64>, element_bytes: u32, line_bytes:
         Some(s) => s.unsigned_abs().min(line_bytes) as f64,
         None => element_bytes as f64,
     }
+}
+
+/// Rule 22: what a basic block outside the loops rule 17 charges adds to its operations'
+/// cost `summed_ns` when it lasts at least `issued_ns`, its machine instructions at INST's
+/// rate (optimized builds).
+pub fn straight_line_excess(issued_ns: f64, summed_ns: f64) -> f64 {
+    (issued_ns - summed_ns).max(0.0)
 }
 
 /// Rule 20: whether `op` is part of a call's cost (the call, its arguments' loads), which an

@@ -5,7 +5,7 @@
 
 use harness::{
     loops_of_source_loop, CompileError, Compiler, CompilerError, EmittedCalls, FpOps,
-    LineInstructions, MachineLoop,
+    LineInstructions, MachineLoop, OneCopy,
 };
 use model::catalogue::Precision;
 use model::characterization::Characterization;
@@ -34,7 +34,8 @@ pub enum IssueError {
 }
 
 /// Fit `stats` to the build `machine`'s compiler and flags make of the sources: at optimizing
-/// flags the calls the compiler inlined are taken out (rule 20); then every loop that has its
+/// flags the calls the compiler inlined are taken out (rule 20) and every basic block gets
+/// its machine instructions (rule 22); then every loop that has its
 /// iterations (a dynamic analysis) gets its `instructions` and `memory_instructions` (rule
 /// 17). On an error every loop is left without them (the prediction then has no issue
 /// bound) and no call is taken out.
@@ -47,6 +48,9 @@ pub fn fit_to_build(
         l.memory_instructions = None;
         l.divider_instructions = None;
     }
+    for b in &mut stats.blocks {
+        b.instructions = None;
+    }
     // The machine's flags plus those the program's builds need (legacy code).
     let flags = [machine.compiler.flags.clone(), stats.program_flags.clone()].concat();
     let optimized = optimizes(&flags);
@@ -58,6 +62,7 @@ pub fn fit_to_build(
     let mut lines = LineInstructions::default();
     let mut machine_loops = Vec::new();
     let mut calls = EmittedCalls::default();
+    let mut one_copy = OneCopy::default();
     for f in &stats.source_files {
         let path = Path::new(f);
         if !path.is_file() {
@@ -68,6 +73,7 @@ pub fn fit_to_build(
         if optimized {
             machine_loops.extend(harness::innermost_loops(&listing));
             calls.extend(EmittedCalls::parse(&listing));
+            one_copy.extend(OneCopy::parse(&listing));
         }
     }
     if lines.is_empty() {
@@ -75,6 +81,14 @@ pub fn fit_to_build(
     }
     if optimized {
         crate::inlining::drop_inlined_calls(stats, &calls);
+        // Rule 22: each block's instructions, one copy of its lines.
+        for b in &mut stats.blocks {
+            b.instructions = Some(
+                (b.first_line..=b.last_line)
+                    .map(|l| one_copy.at(&b.file, l))
+                    .sum(),
+            );
+        }
     }
     // How often each line ran: its basic block's executions.
     let mut runs: BTreeMap<(&str, u32), u64> = BTreeMap::new();

@@ -3,7 +3,7 @@
 
 use model::characterization::Characterization;
 use model::hardware::{CpuInfo, HardwareReport};
-use model::program_stats::{DividerInstructions, LoopStats, LoopTraffic, PartStats};
+use model::program_stats::{BlockStats, DividerInstructions, LoopStats, LoopTraffic, PartStats};
 use model::{rules, Estimate, OpCounts, Param, ProgramStats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -240,8 +240,7 @@ fn charge_loop(
     // Rule 17: a loop without calls whose instructions are known is charged by them. Fewer
     // instructions than iterations means its lines were not found in the assembly (an
     // iteration is at least a compare and a branch): its operations' sum stands.
-    let calls = body.params.contains_key(&Param::PROC);
-    let charged_by_issue = issue.filter(|_| !calls && l.instructions.unwrap_or(0) as f64 >= n);
+    let charged_by_issue = issue.filter(|_| charged_by_instructions(l));
     if let Some(b) = charged_by_issue {
         let of =
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
@@ -482,6 +481,18 @@ pub fn predict_part(
     loops: &[&LoopStats],
     machine: &Characterization,
 ) -> PartPrediction {
+    predict_part_with(name, counts, loops, &[], machine)
+}
+
+/// [`predict_part`] with the basic blocks of the part that no loop charged by its
+/// instructions holds: each lasts at least its machine instructions at INST's rate (rule 22).
+fn predict_part_with(
+    name: &str,
+    counts: &OpCounts,
+    loops: &[&LoopStats],
+    blocks: &[&BlockStats],
+    machine: &Characterization,
+) -> PartPrediction {
     let table = costs(machine);
     let hw = Hardware::of(machine);
     let total_ops = (counts.total_characterized() + counts.total_uncharacterized()).max(1) as f64;
@@ -525,6 +536,14 @@ pub fn predict_part(
             }
         }
     }
+    if let Some((execs, time_ns, sd_ns)) = straight_line_floor(blocks, &table) {
+        let w = waits.entry(Param::INST).or_insert((0.0, 0.0, 0.0));
+        w.0 += execs;
+        w.1 += time_ns;
+        w.2 += sd_ns;
+        t += time_ns;
+        var += sd_ns * sd_ns;
+    }
     for (p, (execs, time_ns, sd_ns)) in waits {
         rows.push(BreakdownRow {
             mnemonic: p,
@@ -565,6 +584,66 @@ pub fn predict_part(
         missing,
         missing_fraction: missing_ops as f64 / total_ops,
     }
+}
+
+/// Rule 22: what `blocks` add when each lasts at least its machine instructions at INST's
+/// rate: (instructions, time ns beyond their operations' cost, its std dev ns); None when no
+/// block has instructions (a build that does not optimize) or the machine has no INST.
+fn straight_line_floor(
+    blocks: &[&BlockStats],
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+) -> Option<(f64, f64, f64)> {
+    let &(inst, se, _) = table.get(&Param::INST)?;
+    let mut out = (0.0, 0.0, 0.0);
+    for b in blocks {
+        let (Some(n), Some(i), Some(c)) = (b.executions, b.instructions, &b.dynamic_counts) else {
+            continue;
+        };
+        let issued = (n * i) as f64;
+        let summed: f64 = c
+            .params
+            .iter()
+            .map(|(p, &k)| k as f64 * table.get(p).map_or(0.0, |t| t.0))
+            .sum();
+        let excess = rules::straight_line_excess(issued * inst, summed);
+        if excess > 0.0 {
+            out.0 += issued;
+            out.1 += excess;
+            out.2 += issued * se;
+        }
+    }
+    (out.1 > 0.0).then_some(out)
+}
+
+/// Whether rule 17 charges `l` by its instructions: no calls, and its instructions known
+/// (fewer than its iterations means its lines were not found in the assembly: an iteration
+/// is at least a compare and a branch).
+fn charged_by_instructions(l: &LoopStats) -> bool {
+    let calls = l
+        .body_counts
+        .as_ref()
+        .is_some_and(|b| b.params.contains_key(&Param::PROC));
+    !calls && l.instructions.unwrap_or(0) >= l.iterations.unwrap_or(u64::MAX)
+}
+
+/// The blocks of `stats` that `keep` keeps and no loop charged by its instructions holds.
+fn blocks_outside_charged_loops<'a>(
+    stats: &'a ProgramStats,
+    keep: impl Fn(&BlockStats) -> bool,
+) -> Vec<&'a BlockStats> {
+    stats
+        .blocks
+        .iter()
+        .filter(|b| keep(b))
+        .filter(|b| {
+            !stats.loops.iter().any(|l| {
+                l.file == b.file
+                    && l.first_line <= b.first_line
+                    && b.last_line <= l.last_line
+                    && charged_by_instructions(l)
+            })
+        })
+        .collect()
 }
 
 /// The dynamic counts of a part when it has them, else its static counts.
@@ -663,10 +742,11 @@ impl Prediction {
 pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
     let dynamic = stats.total.dynamic_counts.is_some();
     let all_loops: Vec<&LoopStats> = stats.loops.iter().collect();
-    let total = predict_part(
+    let total = predict_part_with(
         &stats.program,
         part_counts(&stats.total),
         &all_loops,
+        &blocks_outside_charged_loops(stats, |_| true),
         machine,
     );
     let mut warnings = Vec::new();
@@ -718,7 +798,8 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
             .map(|u| {
                 let loops: Vec<&LoopStats> =
                     stats.loops.iter().filter(|l| l.unit == u.name).collect();
-                predict_part(&u.name, part_counts(u), &loops, machine)
+                let blocks = blocks_outside_charged_loops(stats, |b| b.unit == u.name);
+                predict_part_with(&u.name, part_counts(u), &loops, &blocks, machine)
             })
             .collect(),
         regions: stats
@@ -730,7 +811,14 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
                     .iter()
                     .filter(|l| l.regions.contains(&r.name))
                     .collect();
-                predict_part(&r.name, part_counts(r), &loops, machine)
+                let blocks = blocks_outside_charged_loops(stats, |b| {
+                    r.spans.iter().any(|s| {
+                        s.file == b.file
+                            && s.first_line <= b.first_line
+                            && b.last_line <= s.last_line
+                    })
+                });
+                predict_part_with(&r.name, part_counts(r), &loops, &blocks, machine)
             })
             .collect(),
         loops: loop_predictions(stats, machine),
@@ -1470,6 +1558,52 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Rule 22: straight-line code of an optimized build lasts at least its instructions at
+    /// INST's rate, beyond what its (emptied) parameters cost; a block inside a loop charged
+    /// by its instructions is left to the loop.
+    #[test]
+    fn straight_line_code_lasts_at_least_its_instructions() {
+        let m = machine(&[(Param::AISL, 0.0, 0.0), (Param::INST, 0.1, 0.0)]);
+        let mut adds = OpCounts::new();
+        adds.add(Param::AISL, 1000);
+        let block = |first: u32, instructions: Option<u64>| BlockStats {
+            unit: "P".into(),
+            file: "p.f".into(),
+            first_line: first,
+            last_line: first,
+            static_counts: OpCounts::one(Param::AISL),
+            executions: Some(1000),
+            dynamic_counts: Some(adds.clone()),
+            instructions,
+        };
+        let mut stats = ProgramStats::of_counts("p", adds.scaled(2));
+        stats.blocks = vec![block(3, Some(10)), block(8, Some(10))];
+        let (_, mut l) = sum_loop(Some(5000));
+        l.file = "p.f".into();
+        l.first_line = 7;
+        l.last_line = 9;
+        l.recurrences.clear();
+        l.body_counts = Some(adds.clone());
+        l.iterations = Some(1000);
+        stats.loops = vec![l];
+        // The block at line 3: 1000 runs of 10 instructions at 0.1 ns; the one at line 8 is
+        // the loop's, charged 5000 instructions at 0.1 ns.
+        let p = predict(&stats, &m);
+        assert!(
+            (p.total.time.mean_ns - 1000.0 - 500.0).abs() < 1e-9,
+            "{}",
+            p.total.time.mean_ns
+        );
+        // Without instructions (a build that does not optimize) no floor.
+        stats.blocks = vec![block(3, None), block(8, None)];
+        let p = predict(&stats, &m);
+        assert!(
+            (p.total.time.mean_ns - 500.0).abs() < 1e-9,
+            "{}",
+            p.total.time.mean_ns
+        );
     }
 
     #[test]
