@@ -268,7 +268,7 @@ pub(crate) fn is_conditional_jump(mnemonic: &str) -> bool {
         || matches!(mnemonic, "cbz" | "cbnz" | "tbz" | "tbnz")
 }
 
-pub(crate) fn file_name(path: &str) -> String {
+pub fn file_name(path: &str) -> String {
     Path::new(path)
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())

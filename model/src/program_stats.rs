@@ -184,6 +184,17 @@ impl DividerInstructions {
 }
 
 impl LoopStats {
+    /// Whether rule 17 charges the loop by its instructions: no calls left in its body, and
+    /// its instructions known (fewer than its iterations means its lines were not found in
+    /// the assembly: an iteration is at least a compare and a branch).
+    pub fn charged_by_instructions(&self) -> bool {
+        let calls = self
+            .body_counts
+            .as_ref()
+            .is_some_and(|b| b.params.contains_key(&crate::Param::PROC));
+        !calls && self.instructions.unwrap_or(0) >= self.iterations.unwrap_or(u64::MAX)
+    }
+
     /// Each recurrence with the iterations it spans (rule 14).
     pub fn recurrences_with_spans(&self) -> impl Iterator<Item = (&OpCounts, u32)> {
         self.recurrences

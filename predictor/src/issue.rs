@@ -120,14 +120,31 @@ pub fn fit_to_build(
         .loops
         .iter()
         .map(|l| match from_machine_loops(l, &machine_loops) {
-            Some(run) => (Some(run.instructions), Some(run.memory), Some(run.divider)),
-            None => (count(l, &lines), count(l, &memory), None),
+            Some(run) => (
+                Some(run.instructions),
+                Some(run.memory),
+                Some(run.divider),
+                run.lines,
+            ),
+            None => (count(l, &lines), count(l, &memory), None, Vec::new()),
         })
         .collect();
-    for (l, (all, memory, divider)) in stats.loops.iter_mut().zip(counted) {
+    // Rule 22: the lines whose instructions run inside a loop charged by its instructions (a
+    // callee inlined into it) are paid by that loop, not again as straight-line code.
+    let mut paid = std::collections::BTreeSet::new();
+    for (l, (all, memory, divider, body_lines)) in stats.loops.iter_mut().zip(counted) {
         l.instructions = all;
         l.memory_instructions = memory;
         l.divider_instructions = divider;
+        if l.charged_by_instructions() {
+            paid.extend(body_lines);
+        }
+    }
+    for b in &mut stats.blocks {
+        let name = harness::assembly::file_name(&b.file);
+        if (b.first_line..=b.last_line).any(|line| paid.contains(&(name.clone(), line))) {
+            b.instructions = None;
+        }
     }
     Ok(())
 }
@@ -147,6 +164,9 @@ struct MachineRun {
     /// Loads plus stores.
     memory: u64,
     divider: DividerInstructions,
+    /// The (file name, line) of the body's instructions: its own lines and those of the
+    /// callees the compiler inlined into it.
+    lines: Vec<(String, u32)>,
 }
 
 /// Rule 17 for an optimized build: the instructions, memory accesses (loads plus stores) and
@@ -193,6 +213,7 @@ fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<Ma
             single_square_root,
             double_square_root,
         },
+        lines: body.lines.keys().cloned().collect(),
     })
 }
 

@@ -240,7 +240,7 @@ fn charge_loop(
     // Rule 17: a loop without calls whose instructions are known is charged by them. Fewer
     // instructions than iterations means its lines were not found in the assembly (an
     // iteration is at least a compare and a branch): its operations' sum stands.
-    let charged_by_issue = issue.filter(|_| charged_by_instructions(l));
+    let charged_by_issue = issue.filter(|_| l.charged_by_instructions());
     if let Some(b) = charged_by_issue {
         let of =
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
@@ -615,17 +615,6 @@ fn straight_line_floor(
     (out.1 > 0.0).then_some(out)
 }
 
-/// Whether rule 17 charges `l` by its instructions: no calls, and its instructions known
-/// (fewer than its iterations means its lines were not found in the assembly: an iteration
-/// is at least a compare and a branch).
-fn charged_by_instructions(l: &LoopStats) -> bool {
-    let calls = l
-        .body_counts
-        .as_ref()
-        .is_some_and(|b| b.params.contains_key(&Param::PROC));
-    !calls && l.instructions.unwrap_or(0) >= l.iterations.unwrap_or(u64::MAX)
-}
-
 /// The blocks of `stats` that `keep` keeps and no loop charged by its instructions holds.
 fn blocks_outside_charged_loops<'a>(
     stats: &'a ProgramStats,
@@ -640,7 +629,7 @@ fn blocks_outside_charged_loops<'a>(
                 l.file == b.file
                     && l.first_line <= b.first_line
                     && b.last_line <= l.last_line
-                    && charged_by_instructions(l)
+                    && l.charged_by_instructions()
             })
         })
         .collect()
