@@ -10,7 +10,10 @@ use model::{rules, OpCounts, ProgramStats};
 /// Take out of `stats` the call operations (PROC, argument loads) of the calls that
 /// `emitted` says the compiler inlined: for each basic block, the share of its calls whose
 /// call instruction is missing from its lines. They leave the program's, the block's unit's,
-/// the block's own, the regions' and the enclosing innermost loops' counts. Returns the calls taken out.
+/// the block's own and the regions' counts, not an enclosing innermost loop's: its body
+/// counts hold its callees' work, and a callee with loops of its own inlined into it leaves
+/// it no innermost machine loop to be charged by (rule 17), so it keeps being summed.
+/// Returns the calls taken out.
 pub fn drop_inlined_calls(stats: &mut ProgramStats, emitted: &EmittedCalls) -> u64 {
     let mut dropped_calls = 0;
     let mut blocks = std::mem::take(&mut stats.blocks);
@@ -22,7 +25,6 @@ pub fn drop_inlined_calls(stats: &mut ProgramStats, emitted: &EmittedCalls) -> u
             *c = c.minus(&dropped);
         }
         dropped_calls += dropped.get(model::Param::PROC);
-        let lines = b.first_line..=b.last_line;
         let less = |counts: &mut Option<OpCounts>| {
             if let Some(c) = counts.as_mut() {
                 *c = c.minus(&dropped);
@@ -38,13 +40,6 @@ pub fn drop_inlined_calls(stats: &mut ProgramStats, emitted: &EmittedCalls) -> u
             })
         }) {
             less(&mut r.dynamic_counts);
-        }
-        for l in stats.loops.iter_mut().filter(|l| {
-            l.file == b.file && l.first_line <= *lines.start() && *lines.end() <= l.last_line
-        }) {
-            if let Some(c) = l.body_counts.as_mut() {
-                *c = c.minus(&dropped);
-            }
         }
     }
     stats.blocks = blocks;

@@ -616,10 +616,10 @@ fn straight_line_floor(
 }
 
 /// The blocks of `stats` that `keep` keeps and no loop charged by its instructions holds.
-fn blocks_outside_charged_loops<'a>(
-    stats: &'a ProgramStats,
+fn blocks_outside_charged_loops(
+    stats: &ProgramStats,
     keep: impl Fn(&BlockStats) -> bool,
-) -> Vec<&'a BlockStats> {
+) -> Vec<&BlockStats> {
     stats
         .blocks
         .iter()
