@@ -1015,6 +1015,27 @@ mod tests {
         c
     }
 
+    /// `src` written as `name` in a fresh directory and analyzed dynamically with `m`'s
+    /// compiler: the directory, the file and the analysis; None (with a note) without
+    /// gfortran.
+    fn analyzed(
+        name: &str,
+        src: &str,
+        m: &Characterization,
+    ) -> Option<(tempfile::TempDir, std::path::PathBuf, analyzer::Analysis)> {
+        if harness::Compiler::find(None, &[]).is_err() {
+            eprintln!("skipping: gfortran is not installed");
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(name);
+        std::fs::write(&file, src).unwrap();
+        let spec = crate::corpus::ProgramSpec::from_file(&file);
+        let (_, a) =
+            crate::validate::analyze_for(&spec, m, std::time::Duration::from_secs(60)).unwrap();
+        Some((dir, file, a))
+    }
+
     #[test]
     fn sum_of_counts_times_costs_with_variance() {
         let m = machine(&[(Param::ARSL, 0.5, 0.01), (Param::DRSL, 2.0, 0.1)]);
@@ -1304,20 +1325,9 @@ mod tests {
     #[test]
     fn an_optimized_loops_instructions_come_from_its_vector_body() {
         let mut m = machine(&[(Param::INST, 0.1, 0.0), (Param::MEMO, 0.2, 0.0)]);
-        if harness::Compiler::find(None, &[]).is_err() {
-            eprintln!("skipping: gfortran is not installed");
+        let Some((dir, file, a)) = analyzed("saxpy.f", "      PROGRAM S\n      REAL X(1000), Y(1000), A\n      INTEGER I\n      A = 2.0\n      DO 5 I = 1, 1000\n         X(I) = I\n         Y(I) = 1.0\n    5 CONTINUE\n      DO 10 I = 1, 1000\n         Y(I) = Y(I) + A * X(I)\n   10 CONTINUE\n      PRINT *, Y(7)\n      END\n", &m) else {
             return;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("saxpy.f");
-        std::fs::write(
-            &file,
-            "      PROGRAM S\n      REAL X(1000), Y(1000), A\n      INTEGER I\n      A = 2.0\n      DO 5 I = 1, 1000\n         X(I) = I\n         Y(I) = 1.0\n    5 CONTINUE\n      DO 10 I = 1, 1000\n         Y(I) = Y(I) + A * X(I)\n   10 CONTINUE\n      PRINT *, Y(7)\n      END\n",
-        )
-        .unwrap();
-        let spec = crate::corpus::ProgramSpec::from_file(&file);
-        let (_, a) =
-            crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
+        };
         let mut stats = a.stats.clone();
         m.compiler.flags = vec!["-O3".into()];
         crate::issue::fit_to_build(&mut stats, &m).unwrap();
@@ -1346,20 +1356,9 @@ mod tests {
     #[test]
     fn calls_the_optimizer_inlined_cost_no_call() {
         let mut m = machine(&[(Param::INST, 0.1, 0.0), (Param::PROC, 5.0, 0.0)]);
-        if harness::Compiler::find(None, &[]).is_err() {
-            eprintln!("skipping: gfortran is not installed");
+        let Some((_dir, _file, a)) = analyzed("inl.f", "      PROGRAM P\n      REAL S\n      INTEGER I\n      S = 0.0\n      DO 10 I = 1, 1000\n         CALL ADDTO(S, 0.5)\n   10 CONTINUE\n      PRINT *, S\n      END\n      SUBROUTINE ADDTO(S, X)\n      REAL S, X\n      S = S + X\n      END\n", &m) else {
             return;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("inl.f");
-        std::fs::write(
-            &file,
-            "      PROGRAM P\n      REAL S\n      INTEGER I\n      S = 0.0\n      DO 10 I = 1, 1000\n         CALL ADDTO(S, 0.5)\n   10 CONTINUE\n      PRINT *, S\n      END\n      SUBROUTINE ADDTO(S, X)\n      REAL S, X\n      S = S + X\n      END\n",
-        )
-        .unwrap();
-        let spec = crate::corpus::ProgramSpec::from_file(&file);
-        let (_, a) =
-            crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
+        };
         let counted =
             |stats: &ProgramStats, p: Param| stats.total.dynamic_counts.as_ref().unwrap().get(p);
         assert_eq!(counted(&a.stats, Param::PROC), 1000);
@@ -1459,20 +1458,9 @@ mod tests {
             (Param::QTRS, 0.0, 0.0),
         ]);
         m.xray = Some(xray_report());
-        if harness::Compiler::find(None, &[]).is_err() {
-            eprintln!("skipping: gfortran is not installed");
+        let Some((_dir, _file, a)) = analyzed("div.f", "      PROGRAM D\n      REAL X(1000), Y(1000), Z(1000), S\n      INTEGER I, K\n      S = 0.0\n      DO 5 I = 1, 1000\n         X(I) = I\n         Z(I) = 3.0\n    5 CONTINUE\n      DO 20 K = 1, 100\n      DO 10 I = 1, 1000\n         Y(I) = X(I) / Z(I)\n   10 CONTINUE\n      DO 15 I = 1, 1000\n         S = S + Y(I)\n   15 CONTINUE\n   20 CONTINUE\n      PRINT *, S\n      END\n", &m) else {
             return;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("div.f");
-        std::fs::write(
-            &file,
-            "      PROGRAM D\n      REAL X(1000), Y(1000), Z(1000), S\n      INTEGER I, K\n      S = 0.0\n      DO 5 I = 1, 1000\n         X(I) = I\n         Z(I) = 3.0\n    5 CONTINUE\n      DO 20 K = 1, 100\n      DO 10 I = 1, 1000\n         Y(I) = X(I) / Z(I)\n   10 CONTINUE\n      DO 15 I = 1, 1000\n         S = S + Y(I)\n   15 CONTINUE\n   20 CONTINUE\n      PRINT *, S\n      END\n",
-        )
-        .unwrap();
-        let spec = crate::corpus::ProgramSpec::from_file(&file);
-        let (_, a) =
-            crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
+        };
         for flags in ["-O2", "-O3"] {
             let mut stats = a.stats.clone();
             m.compiler.flags = vec![flags.into()];
@@ -1514,20 +1502,9 @@ mod tests {
     fn a_loop_streaming_arrays_beyond_the_caches_is_bound_by_memory() {
         let mut m = machine(&[(Param::INST, 0.01, 0.0), (Param::MEMO, 0.01, 0.0)]);
         m.xray = Some(xray_report());
-        if harness::Compiler::find(None, &[]).is_err() {
-            eprintln!("skipping: gfortran is not installed");
+        let Some((_dir, _file, a)) = analyzed("stream.f", "      PROGRAM B\n      DOUBLE PRECISION A(2000000), C(2000000)\n      REAL X(100), Y(100)\n      COMMON /BIG/ A, C, X, Y\n      INTEGER I\n      DO 10 I = 1, 2000000\n         A(I) = C(I)\n   10 CONTINUE\n      DO 20 I = 1, 100\n         X(I) = Y(I)\n   20 CONTINUE\n      PRINT *, A(7), X(3)\n      END\n", &m) else {
             return;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("stream.f");
-        std::fs::write(
-            &file,
-            "      PROGRAM B\n      DOUBLE PRECISION A(2000000), C(2000000)\n      REAL X(100), Y(100)\n      COMMON /BIG/ A, C, X, Y\n      INTEGER I\n      DO 10 I = 1, 2000000\n         A(I) = C(I)\n   10 CONTINUE\n      DO 20 I = 1, 100\n         X(I) = Y(I)\n   20 CONTINUE\n      PRINT *, A(7), X(3)\n      END\n",
-        )
-        .unwrap();
-        let spec = crate::corpus::ProgramSpec::from_file(&file);
-        let (_, a) =
-            crate::validate::analyze_for(&spec, &m, std::time::Duration::from_secs(60)).unwrap();
+        };
         for flags in ["-O0", "-O2"] {
             let mut stats = a.stats.clone();
             m.compiler.flags = vec![flags.into()];
