@@ -953,7 +953,7 @@ impl export::Export for Prediction {
             s.push_str(&units.to_markdown());
         }
         if !self.loops.is_empty() {
-            s.push_str("\nLongest innermost loops and the bound that sets each one's time:\n\n");
+            s.push_str("\nLongest innermost loops, with the bound that sets each one's time (a loop's time includes the procedures it calls):\n\n");
             s.push_str(&self.hot_loops(10).to_markdown());
         }
         for w in &self.warnings {

@@ -102,7 +102,7 @@ pub fn run(a: Args) -> Result<()> {
         print_parts("Region", &p.regions);
     }
     if !p.loops.is_empty() {
-        crate::say!("\nLongest innermost loops and the bound that sets each one's time:");
+        crate::say!("\nLongest innermost loops, with the bound that sets each one's time (a loop's time includes the procedures it calls):");
         crate::commands::show(&p.hot_loops(10));
     }
     crate::say!(
