@@ -223,6 +223,13 @@ pub struct BlockStats {
     pub instructions: Option<u64>,
 }
 
+impl BlockStats {
+    /// Whether the block lies within `lines` of `file` (a loop's or a region's span).
+    pub fn lies_within(&self, file: &str, lines: std::ops::RangeInclusive<u32>) -> bool {
+        self.file == file && lines.contains(&self.first_line) && lines.contains(&self.last_line)
+    }
+}
+
 impl ProgramStats {
     /// A program of one part: `counts` as its dynamic counts, nothing else known (for
     /// predictions from counts alone, and tests).

@@ -13,37 +13,31 @@ use model::{rules, OpCounts, ProgramStats};
 /// the block's own and the regions' counts, not an enclosing innermost loop's: its body
 /// counts hold its callees' work, and a callee with loops of its own inlined into it leaves
 /// it no innermost machine loop to be charged by (rule 17), so it keeps being summed.
-/// Returns the calls taken out.
-pub fn drop_inlined_calls(stats: &mut ProgramStats, emitted: &EmittedCalls) -> u64 {
-    let mut dropped_calls = 0;
+pub fn drop_inlined_calls(stats: &mut ProgramStats, emitted: &EmittedCalls) {
     let mut blocks = std::mem::take(&mut stats.blocks);
     for b in &mut blocks {
         let Some(dropped) = inlined_share(b, emitted) else {
             continue;
         };
-        if let Some(c) = b.dynamic_counts.as_mut() {
-            *c = c.minus(&dropped);
-        }
-        dropped_calls += dropped.get(model::Param::PROC);
         let less = |counts: &mut Option<OpCounts>| {
             if let Some(c) = counts.as_mut() {
                 *c = c.minus(&dropped);
             }
         };
+        less(&mut b.dynamic_counts);
         less(&mut stats.total.dynamic_counts);
         for u in stats.units.iter_mut().filter(|u| u.name == b.unit) {
             less(&mut u.dynamic_counts);
         }
         for r in stats.regions.iter_mut().filter(|r| {
-            r.spans.iter().any(|s| {
-                s.file == b.file && s.first_line <= b.first_line && b.last_line <= s.last_line
-            })
+            r.spans
+                .iter()
+                .any(|s| b.lies_within(&s.file, s.first_line..=s.last_line))
         }) {
             less(&mut r.dynamic_counts);
         }
     }
     stats.blocks = blocks;
-    dropped_calls
 }
 
 /// The call operations of `b`'s run that were inlined (rule 20), None when none were.

@@ -81,14 +81,6 @@ pub fn fit_to_build(
     }
     if optimized {
         crate::inlining::drop_inlined_calls(stats, &calls);
-        // Rule 22: each block's instructions, one copy of its lines.
-        for b in &mut stats.blocks {
-            b.instructions = Some(
-                (b.first_line..=b.last_line)
-                    .map(|l| one_copy.at(&b.file, l))
-                    .sum(),
-            );
-        }
     }
     // How often each line ran: its basic block's executions.
     let mut runs: BTreeMap<(&str, u32), u64> = BTreeMap::new();
@@ -140,10 +132,17 @@ pub fn fit_to_build(
             paid.extend(body_lines);
         }
     }
-    for b in &mut stats.blocks {
-        let name = harness::assembly::file_name(&b.file);
-        if (b.first_line..=b.last_line).any(|line| paid.contains(&(name.clone(), line))) {
-            b.instructions = None;
+    // Rule 22: every other block's instructions, one copy of its lines.
+    if optimized {
+        for b in &mut stats.blocks {
+            let name = harness::assembly::file_name(&b.file);
+            let lines = b.first_line..=b.last_line;
+            if !lines
+                .clone()
+                .any(|line| paid.contains(&(name.clone(), line)))
+            {
+                b.instructions = Some(lines.map(|l| one_copy.at(&b.file, l)).sum());
+            }
         }
     }
     Ok(())

@@ -626,10 +626,7 @@ fn blocks_outside_charged_loops(
         .filter(|b| keep(b))
         .filter(|b| {
             !stats.loops.iter().any(|l| {
-                l.file == b.file
-                    && l.first_line <= b.first_line
-                    && b.last_line <= l.last_line
-                    && l.charged_by_instructions()
+                b.lies_within(&l.file, l.first_line..=l.last_line) && l.charged_by_instructions()
             })
         })
         .collect()
@@ -801,11 +798,9 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
                     .filter(|l| l.regions.contains(&r.name))
                     .collect();
                 let blocks = blocks_outside_charged_loops(stats, |b| {
-                    r.spans.iter().any(|s| {
-                        s.file == b.file
-                            && s.first_line <= b.first_line
-                            && b.last_line <= s.last_line
-                    })
+                    r.spans
+                        .iter()
+                        .any(|s| b.lies_within(&s.file, s.first_line..=s.last_line))
                 });
                 predict_part_with(&r.name, part_counts(r), &loops, &blocks, machine)
             })
