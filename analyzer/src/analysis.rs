@@ -224,15 +224,19 @@ impl<'a> Lower<'a> {
 
     fn complex(&mut self, a: &SExpr, b: &SExpr) -> Expr {
         let (a, b) = (self.expr(a), self.expr(b));
+        let ty = match Type::promote(a.ty(), b.ty()) {
+            Type::Double => Type::DoubleComplex,
+            _ => Type::Complex,
+        };
         if a.is_constant() && b.is_constant() {
             Expr::Constant {
                 text: format!("({a},{b})"),
-                ty: Type::Complex,
+                ty,
             }
         } else {
             Expr::Opaque {
                 kind: "complex constructor".into(),
-                ty: Type::Complex,
+                ty,
                 parts: vec![a, b],
             }
         }
@@ -353,7 +357,9 @@ impl<'a> Lower<'a> {
             };
         }
         let args_l = self.args(args);
-        if !sym.external && model::intrinsics::lookup(n).is_some() {
+        // A name declared INTRINSIC is one even when the table does not know it (a compiler's
+        // extension): counted as an uncharacterized intrinsic, not as a call of the program's.
+        if !sym.external && (sym.intrinsic || model::intrinsics::lookup(n).is_some()) {
             return Expr::Intrinsic {
                 name: n.to_string(),
                 args: args_l,

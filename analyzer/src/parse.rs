@@ -613,7 +613,7 @@ fn type_spec_len(i: &str) -> R<'_, (TypeName, Option<SExpr>)> {
         return Ok((r, (TypeName::Double, None)));
     }
     if let Some(r) = i.strip_prefix("DOUBLECOMPLEX") {
-        return Ok((r, (TypeName::Complex, int("16"))));
+        return Ok((r, (TypeName::DoubleComplex, int("16"))));
     }
     if let Some(r) = i.strip_prefix("BYTE") {
         return Ok((r, (TypeName::Integer, int("1"))));
@@ -633,7 +633,7 @@ fn type_spec_len(i: &str) -> R<'_, (TypeName, Option<SExpr>)> {
         Ok((r2, n)) => {
             let t = match (base, n) {
                 (TypeName::Real, "8" | "16") => TypeName::Double,
-                (TypeName::Complex, "16" | "32") => TypeName::Complex,
+                (TypeName::Complex, "16" | "32") => TypeName::DoubleComplex,
                 (t, _) => t,
             };
             Ok((r2, (t, int(n))))
@@ -1332,7 +1332,8 @@ mod tests {
             panic!()
         };
         assert_eq!(c.len(), 2);
-        let Ok(Stmt::TypeDecl(TypeName::Complex, z)) = statement("DOUBLECOMPLEXZ(4),W*8") else {
+        let Ok(Stmt::TypeDecl(TypeName::DoubleComplex, z)) = statement("DOUBLECOMPLEXZ(4),W*8")
+        else {
             panic!()
         };
         assert_eq!(z[0].len, Some(SExpr::Int("16".into())));

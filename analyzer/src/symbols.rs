@@ -158,6 +158,7 @@ impl Symbols {
         let element: u64 = match self.type_of(name)? {
             Type::Integer | Type::Logical | Type::Real => 4,
             Type::Double | Type::Complex => 8,
+            Type::DoubleComplex => 16,
             Type::Character => return None,
         };
         s.dims.iter().try_fold(element, |bytes, d| {
@@ -183,6 +184,7 @@ impl Symbols {
             None => Some(match ty {
                 Type::Integer | Type::Logical | Type::Real => 4,
                 Type::Double | Type::Complex => 8,
+                Type::DoubleComplex => 16,
                 Type::Character => 1,
             }),
         }

@@ -70,6 +70,8 @@ pub enum TypeName {
     Real,
     Double,
     Complex,
+    /// `DOUBLE COMPLEX`, `COMPLEX*16`.
+    DoubleComplex,
     Logical,
     Character,
 }
@@ -82,6 +84,7 @@ impl TypeName {
             TypeName::Real => Type::Real,
             TypeName::Double => Type::Double,
             TypeName::Complex => Type::Complex,
+            TypeName::DoubleComplex => Type::DoubleComplex,
             TypeName::Logical => Type::Logical,
             TypeName::Character => Type::Character,
         }

@@ -224,3 +224,87 @@ fn constant_streams_into_large_arrays_are_counted_per_store() {
     let s = analyze_static(&[p], &AnalyzeOptions::default()).unwrap();
     assert_eq!(s.stats.total.static_counts.get(CSTA), 2);
 }
+
+#[test]
+fn complex_arithmetic_is_counted_as_its_real_operations_in_a_real_run() {
+    // Rule 13a through gfortran: COMPLEX work is its parts' real operations, in the parts'
+    // precision (DOUBLE COMPLEX and COMPLEX*16 are double); CABS and ABS of a double complex
+    // are the library's hypot (CABS, CABD). Per statement:
+    // Z = (1.0, 2.0), W = ...          TRSL x2 each        DZ = ..., DW = ...  TRDL x2 each
+    // Z = Z * W      (4 iterations)    MRSL 4, ARSL 2, SRSL 2
+    // DZ = DZ / DW   (4 iterations)    Smith: DRDL 3, MRDL 3, ARDL 3, CRDL 1; SRDL 2
+    // R = CABS(Z) + ABS(DZ)            CABS, CABD, ARDL (real + double), SRSL
+    let src = "      PROGRAM CPLX
+      DOUBLE COMPLEX DZ
+      COMPLEX*16 DW
+      COMPLEX Z, W
+      REAL R
+      INTEGER I
+      Z = (1.0, 2.0)
+      W = (0.5, 0.25)
+      DZ = (1.0D0, 0.0D0)
+      DW = (0.5D0, 0.5D0)
+      DO 10 I = 1, 4
+         Z = Z * W
+         DZ = DZ / DW
+   10 CONTINUE
+      R = CABS(Z) + ABS(DZ)
+      WRITE (*, *) R
+      END
+";
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("cplx.f");
+    std::fs::write(&p, src).unwrap();
+    let compiler = Compiler::find(None, &[]).expect("gfortran");
+    let a = analyze_dynamic(
+        &[p],
+        &AnalyzeOptions::default(),
+        &compiler,
+        &RunSpec::default(),
+    )
+    .unwrap();
+    let expected = counts(
+        &[
+            (TRSL, 4),
+            (TRDL, 4),
+            (LOIN, 1),
+            (LOOV, 4),
+            (MRSL, 16),
+            (ARSL, 8),
+            (SRSL, 9),
+            (DRDL, 12),
+            (MRDL, 12),
+            (ARDL, 13),
+            (CRDL, 4),
+            (SRDL, 8),
+            (CABS, 1),
+            (CABD, 1),
+        ],
+        &[("I/O statement WRITE", 1)],
+    );
+    assert_eq!(a.stats.total.dynamic_counts.as_ref(), Some(&expected));
+}
+
+#[test]
+fn a_name_declared_intrinsic_is_not_a_call_of_the_program() {
+    // DTAND is a compiler's extension the table does not know: declared INTRINSIC, it is an
+    // uncharacterized intrinsic, not a PROC with an argument; DIMAG (double complex, in the
+    // table) is the same without the declaration.
+    let src = "      DOUBLE PRECISION X, Y
+      DOUBLE COMPLEX Z
+      INTRINSIC DTAND
+      Y = 1.0D0
+      Z = (1.0D0, 2.0D0)
+      X = DTAND(Y) + DIMAG(Z)
+      END
+";
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("ext.f");
+    std::fs::write(&p, src).unwrap();
+    let a = analyze_static(&[p], &AnalyzeOptions::default()).unwrap();
+    let c = &a.stats.total.static_counts;
+    assert_eq!(c.get(PROC), 0);
+    assert_eq!(c.uncharacterized["intrinsic DTAND"], 1);
+    assert_eq!(c.uncharacterized["intrinsic DIMAG"], 1);
+    assert_eq!((c.get(ARDL), c.get(SRDL)), (1, 1));
+}

@@ -1327,6 +1327,30 @@ fn intrinsic_cases(f: Flavor, kind: CostKind) -> Vec<ChainCase> {
                 )
             }),
         },
+        ChainCase {
+            // gfortran calls cabsf/cabs, that is hypotf/hypot (rule 13a). CMPLX and DCMPLX
+            // cost nothing; the double test uses the generic ABS of a DOUBLE COMPLEX.
+            param: param(Op::ComplexAbs),
+            purpose: "X = 0.7 - CABS(CMPLX(X, 0.9)) * 0.1: fixed point 0.59",
+            inits: inits_for(f, n, Some(0.6), Some(0.7), Some(0.1)),
+            value: Box::new(move |x, k| {
+                let (pack, abs, im) = if f.ty == Type::Double {
+                    ("DCMPLX", "ABS", "0.9D0")
+                } else {
+                    ("CMPLX", "CABS", "0.9")
+                };
+                let imaginary = Expr::Constant {
+                    text: im.into(),
+                    ty: f.ty,
+                };
+                let z = Expr::intrinsic(pack, vec![v(x), imaginary]);
+                Expr::arith(
+                    ArithOp::Sub,
+                    v(&f.a(k)),
+                    Expr::arith(ArithOp::Mul, Expr::intrinsic(abs, vec![z]), v(&f.b(k))),
+                )
+            }),
+        },
     ]
 }
 

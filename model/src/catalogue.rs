@@ -85,6 +85,9 @@ pub enum Operation {
     /// MOD of REAL or DOUBLE PRECISION operands: a call of the library's fmod, whose time
     /// grows with the quotient's magnitude (opcost's refinement, rule 9).
     Remainder,
+    /// The modulus of a complex value, `CABS`: a call of the library's hypot, which scales
+    /// its arguments to avoid overflow (rule 13a).
+    ComplexAbs,
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
@@ -132,6 +135,7 @@ impl Operation {
             Operation::Tan => "tangent",
             Operation::Sqrt => "square root",
             Operation::Remainder => "remainder (MOD of reals, fmod)",
+            Operation::ComplexAbs => "modulus of a complex (CABS, hypot)",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
         }
@@ -373,6 +377,10 @@ catalogue! {
     QMDD = 115, 13, Remainder, Real, Double, Local, false;
     WIND = 116, 10, Window, None, None, None, false;
     MEMO = 117, 10, MemoryIssue, None, None, None, false;
+    CABS = 118, 11, ComplexAbs, Real, Single, Local, false;
+    CABD = 119, 12, ComplexAbs, Real, Double, Local, false;
+    QCBS = 120, 13, ComplexAbs, Real, Single, Local, false;
+    QCBD = 121, 13, ComplexAbs, Real, Double, Local, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -504,6 +512,7 @@ impl Param {
             CSTA => "rule 18",
             WIND => "rule 19",
             MODS | MODD => "rule 9",
+            CABS | CABD => "rule 13a",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",
         }
@@ -623,8 +632,8 @@ mod tests {
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
         // Saavedra-Barrera's 74, 30 latencies, BMIS, DUMA, BMIR, INST, CSTA, the four of
-        // fmod, WIND, MEMO.
-        assert_eq!(Param::measured().count(), 74 + 30 + 5 + 4 + 1 + 1);
+        // fmod, WIND, MEMO, the four of CABS.
+        assert_eq!(Param::measured().count(), 74 + 30 + 5 + 4 + 1 + 1 + 4);
     }
 
     #[test]

@@ -12,17 +12,22 @@ pub enum Type {
     Real,
     Double,
     Complex,
+    /// `DOUBLE COMPLEX` or `COMPLEX*16` (an extension every compiler has).
+    DoubleComplex,
     Logical,
     Character,
 }
 
 impl Type {
     /// Mixed-mode promotion of arithmetic operands (Fortran 77 section 6.1.4):
-    /// integer < real < double precision; complex wins over all.
+    /// integer < real < double precision; complex wins over all, and complex with double
+    /// precision is double complex (gfortran's extension of the standard's rule).
     pub fn promote(a: Type, b: Type) -> Type {
         use Type::*;
         match (a, b) {
             (Character, _) | (_, Character) => Character,
+            (DoubleComplex, _) | (_, DoubleComplex) => DoubleComplex,
+            (Complex, Double) | (Double, Complex) => DoubleComplex,
             (Complex, _) | (_, Complex) => Complex,
             (Double, _) | (_, Double) => Double,
             (Real, _) | (_, Real) => Real,
@@ -38,6 +43,7 @@ impl Type {
             Type::Real => "REAL",
             Type::Double => "DOUBLE PRECISION",
             Type::Complex => "COMPLEX",
+            Type::DoubleComplex => "DOUBLE COMPLEX",
             Type::Logical => "LOGICAL",
             Type::Character => "CHARACTER",
         }

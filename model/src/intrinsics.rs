@@ -9,8 +9,10 @@
 //!   argument after the first; MOD of integers one division (by a constant, a
 //!   multiplication: rule 3), MOD of reals the library's fmod (MODS, MODD); DPROD one double
 //!   multiplication.
-//! - Type conversions (INT, REAL, DBLE, NINT, ...) and character and complex intrinsics have no
-//!   parameter: they are counted as uncharacterized, by name.
+//! - CABS (and ABS of a complex, CDABS, ZABS) is the library's hypot: parameters of its own
+//!   (CABS, CABD), rule 13a. CMPLX and DCMPLX only place two values side by side: free.
+//! - Type conversions (INT, REAL, DBLE, NINT, ...) and the other character and complex
+//!   intrinsics have no parameter: they are counted as uncharacterized, by name.
 
 use crate::catalogue::Operation;
 use crate::expr::{Expr, Type};
@@ -25,6 +27,8 @@ pub enum IntrinsicRule {
     Arithmetic { op: Operation, per_extra_arg: bool },
     /// No parameter: counted as uncharacterized, by name.
     Uncharacterized,
+    /// Costs nothing: the compiler only moves the arguments into place.
+    Free,
 }
 
 /// The result type of an intrinsic.
@@ -64,6 +68,13 @@ const fn arith(name: &'static str, result: ResultType, op: Operation, per: bool)
         },
     }
 }
+const fn free(name: &'static str, result: ResultType) -> IntrinsicDef {
+    IntrinsicDef {
+        name,
+        result,
+        rule: Free,
+    }
+}
 const fn unch(name: &'static str, result: ResultType) -> IntrinsicDef {
     IntrinsicDef {
         name,
@@ -72,7 +83,8 @@ const fn unch(name: &'static str, result: ResultType) -> IntrinsicDef {
     }
 }
 
-/// Every intrinsic of Fortran 77 (ANSI X3.9-1978 table 5), plus DFLOAT.
+/// Every intrinsic of Fortran 77 (ANSI X3.9-1978 table 5), plus DFLOAT and the DOUBLE COMPLEX
+/// ones every compiler has (DCMPLX, DREAL, DIMAG, DCONJG, CDABS/ZABS, CDSQRT/ZSQRT, ...).
 pub static INTRINSICS: &[IntrinsicDef] = &[
     lib("EXP", OfArgument, O::Exp),
     lib("DEXP", Fixed(Type::Double), O::Exp),
@@ -143,15 +155,31 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
     unch("DINT", Fixed(Type::Double)),
     unch("ANINT", OfArgument),
     unch("DNINT", Fixed(Type::Double)),
-    unch("CMPLX", Fixed(Type::Complex)),
+    free("CMPLX", Fixed(Type::Complex)),
+    free("DCMPLX", Fixed(Type::DoubleComplex)),
     unch("AIMAG", Fixed(Type::Real)),
+    unch("DIMAG", Fixed(Type::Double)),
+    unch("DREAL", Fixed(Type::Double)),
     unch("CONJG", Fixed(Type::Complex)),
-    unch("CABS", Fixed(Type::Real)),
+    unch("DCONJG", Fixed(Type::DoubleComplex)),
+    lib("CABS", Fixed(Type::Real), O::ComplexAbs),
+    lib("CDABS", Fixed(Type::Double), O::ComplexAbs),
+    lib("ZABS", Fixed(Type::Double), O::ComplexAbs),
     unch("CSQRT", Fixed(Type::Complex)),
     unch("CEXP", Fixed(Type::Complex)),
     unch("CLOG", Fixed(Type::Complex)),
     unch("CSIN", Fixed(Type::Complex)),
     unch("CCOS", Fixed(Type::Complex)),
+    unch("CDSQRT", Fixed(Type::DoubleComplex)),
+    unch("ZSQRT", Fixed(Type::DoubleComplex)),
+    unch("CDEXP", Fixed(Type::DoubleComplex)),
+    unch("ZEXP", Fixed(Type::DoubleComplex)),
+    unch("CDLOG", Fixed(Type::DoubleComplex)),
+    unch("ZLOG", Fixed(Type::DoubleComplex)),
+    unch("CDSIN", Fixed(Type::DoubleComplex)),
+    unch("ZSIN", Fixed(Type::DoubleComplex)),
+    unch("CDCOS", Fixed(Type::DoubleComplex)),
+    unch("ZCOS", Fixed(Type::DoubleComplex)),
     unch("ICHAR", Fixed(Type::Integer)),
     unch("CHAR", Fixed(Type::Character)),
     unch("LEN", Fixed(Type::Integer)),
@@ -169,17 +197,33 @@ pub fn lookup(name: &str) -> Option<&'static IntrinsicDef> {
         .find(|d| d.name.eq_ignore_ascii_case(name))
 }
 
+/// How a reference to intrinsic `name` whose (first) argument has type `arg` is counted: the
+/// generic ABS of a complex is CABS.
+pub fn rule_for(name: &str, arg: Type) -> Option<IntrinsicRule> {
+    let complex = matches!(arg, Type::Complex | Type::DoubleComplex);
+    if complex && name.eq_ignore_ascii_case("ABS") {
+        return Some(Library(O::ComplexAbs));
+    }
+    lookup(name).map(|d| d.rule)
+}
+
 /// The type of a reference to intrinsic `name` with `args`.
 pub fn result_type(name: &str, args: &[Expr]) -> Type {
-    match lookup(name).map(|d| d.result) {
-        Some(Fixed(t)) => t,
-        _ => {
-            // Generic: the promoted type of the arguments (MAX(I, X) is not standard, but
-            // promotion is the least surprising answer).
-            args.iter()
-                .map(Expr::ty)
-                .reduce(Type::promote)
-                .unwrap_or(Type::Real)
-        }
+    if let Some(Fixed(t)) = lookup(name).map(|d| d.result) {
+        return t;
+    }
+    // Generic: the promoted type of the arguments (MAX(I, X) is not standard, but promotion
+    // is the least surprising answer). Each argument's type is computed once: nested
+    // references would otherwise cost two walks a level.
+    let promoted = args
+        .iter()
+        .map(Expr::ty)
+        .reduce(Type::promote)
+        .unwrap_or(Type::Real);
+    // ABS of a complex is its modulus, a real of the parts' precision.
+    match (name.to_ascii_uppercase().as_str(), promoted) {
+        ("ABS", Type::Complex) => Type::Real,
+        ("ABS", Type::DoubleComplex) => Type::Double,
+        _ => promoted,
     }
 }

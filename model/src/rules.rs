@@ -41,8 +41,17 @@
 //!     absent or the literal 1, LOIX and LOOX otherwise, plus the operators of its bounds.
 //!     DO WHILE costs its condition per test and one GOTO per iteration*.
 //! 12. Logical values are stored and transferred as integers (SIS…, TIS…)*.
-//! 13. Anything else (complex and character operations, I/O statements, type conversions,
-//!     intrinsics without a parameter) is counted as uncharacterized, by kind.
+//! 13. Anything else (character operations, I/O statements, type conversions, intrinsics
+//!     without a parameter) is counted as uncharacterized, by kind.
+//!     13a. A COMPLEX operation counts the real operations gfortran compiles it into, in its
+//!     parts' precision (DOUBLE COMPLEX, COMPLEX*16: double): an addition two additions, a
+//!     multiplication four multiplications and two additions, a division Smith's algorithm
+//!     (three divisions, three multiplications, three additions, a compare), a store or
+//!     transfer one per part, a compare two; on a chain (rule 14) a multiplication waits for
+//!     a multiplication and an addition ([`complex_operations`]). A complex argument is an
+//!     address like any other (AGRS, AGRD). CABS, ABS of a complex, CDABS and ZABS call the
+//!     library's hypot: parameters of their own (CABS, CABD; QCBS, QCBD on a chain). CMPLX and
+//!     DCMPLX cost nothing. Powers and functions of a complex stay uncharacterized.
 //! 14. Dependency latency (opcost's refinement, region 13; not in Saavedra-Barrera): when a statement
 //!     reads a scalar that an earlier statement of the same loop wrote, the reader waits. The
 //!     wait along one assignment, from an operand `v` to the target, is one QT… (the stored
@@ -180,13 +189,63 @@ fn type_class(t: Type) -> Option<(DataType, Precision)> {
         Type::Integer | Type::Logical => Some((DataType::Integer, Precision::Single)),
         Type::Real => Some((DataType::Real, Precision::Single)),
         Type::Double => Some((DataType::Real, Precision::Double)),
-        Type::Complex | Type::Character => None,
+        Type::Complex | Type::DoubleComplex | Type::Character => None,
+    }
+}
+
+/// Whether values of type `t` are counted with parameters (complex ones by their parts).
+fn has_parameters(t: Type) -> bool {
+    type_class(t).is_some() || complex_part(t).is_some()
+}
+
+/// Rule 13a: the real type of a complex type's parts.
+pub fn complex_part(t: Type) -> Option<Type> {
+    match t {
+        Type::Complex => Some(Type::Real),
+        Type::DoubleComplex => Some(Type::Double),
+        _ => None,
+    }
+}
+
+/// Rule 13a: the real operations gfortran compiles one complex operation into (its default
+/// `-fcx-fortran-rules`: inline, no NaN recovery; a division is Smith's algorithm, one branch
+/// taken), as (operation, how many); None for operations it leaves to the library (powers).
+fn complex_operations(op: Operation) -> Option<&'static [(Operation, u64)]> {
+    use Operation as O;
+    Some(match op {
+        O::Add => &[(O::Add, 2)],
+        O::Multiply => &[(O::Multiply, 4), (O::Add, 2)],
+        O::Divide => &[
+            (O::Divide, 3),
+            (O::Multiply, 3),
+            (O::Add, 3),
+            (O::Compare, 1),
+        ],
+        O::Store => &[(O::Store, 2)],
+        O::MemoryTransfer => &[(O::MemoryTransfer, 2)],
+        O::Compare => &[(O::Compare, 2)],
+        _ => return None,
+    })
+}
+
+/// Rule 13a on a chain (rule 14): the latencies from an operand of one complex operation to
+/// its result: a multiplication's products feed an addition, a division's quotient (Smith's
+/// ratio) a multiplication and an addition first; the two parts go in parallel.
+fn complex_latencies(op: Operation) -> &'static [Operation] {
+    use Operation as O;
+    match op {
+        O::Add => &[O::Add],
+        O::Multiply => &[O::Multiply, O::Add],
+        O::Divide => &[O::Divide, O::Multiply, O::Add],
+        O::MemoryTransfer => &[O::MemoryTransfer],
+        _ => &[],
     }
 }
 
 fn type_word(t: Type) -> &'static str {
     match t {
         Type::Complex => "complex",
+        Type::DoubleComplex => "double complex",
         Type::Character => "character",
         Type::Logical => "logical",
         Type::Integer => "integer",
@@ -197,6 +256,14 @@ fn type_word(t: Type) -> &'static str {
 
 /// Add one operation `op` on type `t`; uncharacterized when the catalogue has no parameter.
 fn add_op(c: &mut OpCounts, op: Operation, t: Type, global: bool) {
+    if let (Some(part), Some(ops)) = (complex_part(t), complex_operations(op)) {
+        for &(real_op, n) in ops {
+            for _ in 0..n {
+                add_op(c, real_op, part, global);
+            }
+        }
+        return;
+    }
     let found = type_class(t).and_then(|(dt, prec)| Param::lookup(op, dt, prec, storage(global)));
     match found {
         Some(p) => c.add(p, 1),
@@ -225,7 +292,10 @@ pub fn argument_param(t: Type) -> Option<Param> {
         Type::Real => Some(Param::AGRS),
         Type::Double => Some(Param::AGRD),
         Type::Integer | Type::Logical => Some(Param::AGIS),
-        Type::Complex | Type::Character => None,
+        // An address like any other (rule 13a).
+        Type::Complex => Some(Param::AGRS),
+        Type::DoubleComplex => Some(Param::AGRD),
+        Type::Character => None,
     }
 }
 
@@ -394,9 +464,10 @@ fn element_into(array: &Operand, subscripts: &[Expr], c: &mut OpCounts) {
 fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
     let arg_type = args.first().map(Expr::ty).unwrap_or(result);
     let global = args.iter().any(is_global_leaf);
-    match intrinsics::lookup(name).map(|d| d.rule) {
+    match intrinsics::rule_for(name, arg_type) {
+        Some(IntrinsicRule::Free) => {}
         Some(IntrinsicRule::Library(op)) => {
-            let p = match arg_type {
+            let p = match library_argument(op, arg_type) {
                 Type::Real => {
                     Param::lookup(op, DataType::Real, Precision::Single, StorageClass::Local)
                 }
@@ -445,6 +516,16 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
         Some(IntrinsicRule::Uncharacterized) | None => {
             c.add_uncharacterized(&format!("intrinsic {}", name.to_ascii_uppercase()), 1)
         }
+    }
+}
+
+/// The precision a library intrinsic is counted in: its argument's, for CABS the parts' of
+/// its complex argument (rule 13a). Other functions of a complex argument (EXP of a complex)
+/// have no parameter.
+fn library_argument(op: Operation, arg: Type) -> Type {
+    match (op, complex_part(arg)) {
+        (Operation::ComplexAbs, Some(part)) => part,
+        _ => arg,
     }
 }
 
@@ -501,15 +582,17 @@ pub fn count_assignment(target: &Expr, value: &Expr) -> OpCounts {
     if plain {
         expr_into(value, false, &mut c);
         let global = target_global || is_global_leaf(value);
-        match type_class(t) {
-            Some(_) => add_op(&mut c, Operation::MemoryTransfer, t, global),
-            None => c.add_uncharacterized(&format!("{} assignment", type_word(t)), 1),
+        if has_parameters(t) {
+            add_op(&mut c, Operation::MemoryTransfer, t, global);
+        } else {
+            c.add_uncharacterized(&format!("{} assignment", type_word(t)), 1);
         }
     } else {
         expr_into(value, false, &mut c);
-        match type_class(t) {
-            Some(_) => add_op(&mut c, Operation::Store, t, target_global),
-            None => c.add_uncharacterized(&format!("{} assignment", type_word(t)), 1),
+        if has_parameters(t) {
+            add_op(&mut c, Operation::Store, t, target_global);
+        } else {
+            c.add_uncharacterized(&format!("{} assignment", type_word(t)), 1);
         }
     }
     c
@@ -597,12 +680,30 @@ fn latency_param(op: Operation, t: Type) -> Option<Param> {
     type_class(t).and_then(|(dt, prec)| Param::latency(op, dt, prec))
 }
 
+/// The latency counts of operation `op` on type `t` on a chain (rule 14; complex: rule 13a).
+fn latency_counts(op: Operation, t: Type) -> OpCounts {
+    let mut c = OpCounts::new();
+    match complex_part(t) {
+        Some(part) => {
+            for &real_op in complex_latencies(op) {
+                if let Some(p) = latency_param(real_op, part) {
+                    c.add(p, 1);
+                }
+            }
+        }
+        None => {
+            if let Some(p) = latency_param(op, t) {
+                c.add(p, 1);
+            }
+        }
+    }
+    c
+}
+
 /// Latency counts along the longest operator path from an occurrence of scalar `from` to the
 /// root of `e`; None when `from` does not occur outside subscripts.
 fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
-    let own = |op: Operation, t: Type| -> OpCounts {
-        latency_param(op, t).map(OpCounts::one).unwrap_or_default()
-    };
+    let own = latency_counts;
     let deepest = |parts: Vec<Option<OpCounts>>| -> Option<OpCounts> {
         parts
             .into_iter()
@@ -652,8 +753,8 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             let below = deepest(args.iter().map(|a| path_latency(a, from)).collect())?;
             let arg_type = args.first().map(Expr::ty).unwrap_or(Type::Real);
             let mut c = below;
-            match intrinsics::lookup(name).map(|d| d.rule) {
-                Some(IntrinsicRule::Library(op)) => c += &own(op, arg_type),
+            match intrinsics::rule_for(name, arg_type) {
+                Some(IntrinsicRule::Library(op)) => c += &own(op, library_argument(op, arg_type)),
                 Some(IntrinsicRule::Arithmetic { op, .. }) => {
                     // MOD by a constant has its own latency on a chain (rule 14); MOD of
                     // reals is fmod's (rule 9).
@@ -683,9 +784,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
 /// `target = value` to the next reader of `target`; None when `value` does not read `from`.
 pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts> {
     let mut c = path_latency(value, from)?;
-    if let Some(p) = latency_param(Operation::MemoryTransfer, target.ty()) {
-        c.add(p, 1);
-    }
+    c += &latency_counts(Operation::MemoryTransfer, target.ty());
     Some(c)
 }
 
@@ -733,6 +832,7 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         | Operation::Sin
         | Operation::Tan
         | Operation::Remainder
+        | Operation::ComplexAbs
         | Operation::ProcedureCall
         | Operation::ConstantStoreLarge => LoopCharge::Event,
         _ => LoopCharge::Issued,
@@ -1317,11 +1417,97 @@ mod tests {
         let z = Operand::local("Z", Type::Complex);
         let c = count_assignment(
             &Expr::var(&z),
-            &Expr::arith(ArithOp::Mul, Expr::var(&z), Expr::var(&z)),
+            &Expr::arith(ArithOp::Pow, Expr::var(&z), Expr::var(&z)),
         );
-        assert!(c.params.is_empty());
-        assert_eq!(c.total_uncharacterized(), 2);
+        assert_eq!(c.uncharacterized["complex exponent, general power"], 1);
+        let e = count_expr(&Expr::intrinsic("EXP", vec![Expr::var(&z)]));
+        assert!(e.params.is_empty(), "EXP of a complex is not EXPS");
         assert_eq!(count_io("write").uncharacterized["I/O statement WRITE"], 1);
+    }
+
+    #[test]
+    fn complex_arithmetic_counts_its_real_operations() {
+        // Rule 13a: Z = Z * W is four multiplications, two additions and two stores of the
+        // parts' precision; a division is Smith's algorithm; a transfer moves two parts.
+        let z = Operand::local("Z", Type::Complex);
+        let w = Operand::local("W", Type::Complex);
+        let c = count_assignment(
+            &Expr::var(&z),
+            &Expr::arith(ArithOp::Mul, Expr::var(&z), Expr::var(&w)),
+        );
+        assert!(c.uncharacterized.is_empty());
+        assert_eq!(
+            (c.get(Param::MRSL), c.get(Param::ARSL), c.get(Param::SRSL)),
+            (4, 2, 2)
+        );
+        let dz = Operand::local("DZ", Type::DoubleComplex);
+        let d = count_assignment(
+            &Expr::var(&dz),
+            &Expr::arith(ArithOp::Div, Expr::var(&dz), Expr::var(&z)),
+        );
+        let smith = (
+            d.get(Param::DRDL),
+            d.get(Param::MRDL),
+            d.get(Param::ARDL),
+            d.get(Param::CRDL),
+        );
+        assert_eq!(smith, (3, 3, 3, 1), "Z promoted to double complex");
+        assert_eq!(
+            count_assignment(&Expr::var(&z), &Expr::var(&w)).get(Param::TRSL),
+            2
+        );
+        assert_eq!(count_call(&[Expr::var(&z)]).get(Param::AGRS), 1);
+        assert_eq!(count_call(&[Expr::var(&dz)]).get(Param::AGRD), 1);
+    }
+
+    #[test]
+    fn the_modulus_of_a_complex_is_the_library_hypot() {
+        // Rule 13a: CABS, ABS of a complex and CDABS call hypot; CMPLX costs nothing.
+        let x = x();
+        let z = Operand::local("Z", Type::Complex);
+        let dz = Operand::local("DZ", Type::DoubleComplex);
+        let packed = Expr::intrinsic("CMPLX", vec![Expr::var(&x), Expr::var(&y())]);
+        let c = count_expr(&Expr::intrinsic("CABS", vec![packed]));
+        assert_eq!(c.get(Param::CABS), 1);
+        assert_eq!(c.total_characterized(), 1);
+        assert!(c.uncharacterized.is_empty());
+        let generic = Expr::intrinsic("ABS", vec![Expr::var(&z)]);
+        assert_eq!(generic.ty(), Type::Real);
+        assert_eq!(count_expr(&generic).get(Param::CABS), 1);
+        let dabs = Expr::intrinsic("CDABS", vec![Expr::var(&dz)]);
+        assert_eq!(count_expr(&dabs).get(Param::CABD), 1);
+        // On a chain X = CABS(CMPLX(X, Y)) waits for hypot's latency and the transfer.
+        let chain = chain_latency(
+            &Expr::var(&x),
+            &Expr::intrinsic(
+                "CABS",
+                vec![Expr::intrinsic(
+                    "CMPLX",
+                    vec![Expr::var(&x), Expr::var(&y())],
+                )],
+            ),
+            "X",
+        )
+        .unwrap();
+        assert_eq!(chain.get(Param::QCBS), 1);
+        assert_eq!(chain.get(Param::QTRS), 1);
+    }
+
+    #[test]
+    fn a_complex_recurrence_waits_for_a_multiplication_and_two_additions() {
+        // Horner's rule in complex arithmetic, P = P * Z + A: the products feed an
+        // addition, then the sum with A, then the store to the next iteration's load.
+        let p = Operand::local("P", Type::Complex);
+        let z = Operand::local("Z", Type::Complex);
+        let a = Operand::local("A", Type::Complex);
+        let value = Expr::arith(
+            ArithOp::Add,
+            Expr::arith(ArithOp::Mul, Expr::var(&p), Expr::var(&z)),
+            Expr::var(&a),
+        );
+        let c = chain_latency(&Expr::var(&p), &value, "P").unwrap();
+        let links = (c.get(Param::QMRS), c.get(Param::QARS), c.get(Param::QTRS));
+        assert_eq!(links, (1, 2, 1));
     }
 
     #[test]
