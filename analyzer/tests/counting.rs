@@ -23,6 +23,21 @@ fn counts(pairs: &[(Param, u64)], unch: &[(&str, u64)]) -> OpCounts {
     c
 }
 
+/// `src` written as `name` in a fresh directory, analyzed dynamically through gfortran -O0.
+fn analyzed_run(name: &str, src: &str) -> analyzer::Analysis {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join(name);
+    std::fs::write(&p, src).unwrap();
+    let compiler = Compiler::find(None, &[]).expect("gfortran");
+    analyze_dynamic(
+        &[p],
+        &AnalyzeOptions::default(),
+        &compiler,
+        &RunSpec::default(),
+    )
+    .unwrap()
+}
+
 // N = 10             TISL                     X = 1.5, Y = 0.5   TRSL x2
 // G = 2.0            TRSG (target in COMMON)  D = 0.0D0          TRDL
 // DO 10 I = 1, N     LOIN per entry, LOOV per iteration (10)
@@ -159,17 +174,7 @@ fn else_if_conditions_are_counted_per_test() {
     // K takes 2, 4, 6, 8: the IF condition is tested 4 times, the first ELSE IF 3 times
     // (not when K = 4), the second 2 times; each test is one CISL.
     let src = "      K = 0\n      DO 10 I = 1, 4\n         K = K + 2\n         IF (K .EQ. 4) THEN\n            M = 1\n         ELSE IF (K .EQ. 6) THEN\n            M = 2\n         ELSE IF (K .EQ. 100) THEN\n            M = 3\n         END IF\n   10 CONTINUE\n      END\n";
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("elseif.f");
-    std::fs::write(&p, src).unwrap();
-    let compiler = Compiler::find(None, &[]).expect("gfortran");
-    let a = analyze_dynamic(
-        &[p],
-        &AnalyzeOptions::default(),
-        &compiler,
-        &RunSpec::default(),
-    )
-    .unwrap();
+    let a = analyzed_run("elseif.f", src);
     let d = a.stats.total.dynamic_counts.unwrap();
     assert_eq!(d.get(CISL), 4 + 3 + 2);
     // K = K + 2 four times, M = 1 and M = 2 once each (transfers).
@@ -252,17 +257,7 @@ fn complex_arithmetic_is_counted_as_its_real_operations_in_a_real_run() {
       WRITE (*, *) R
       END
 ";
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("cplx.f");
-    std::fs::write(&p, src).unwrap();
-    let compiler = Compiler::find(None, &[]).expect("gfortran");
-    let a = analyze_dynamic(
-        &[p],
-        &AnalyzeOptions::default(),
-        &compiler,
-        &RunSpec::default(),
-    )
-    .unwrap();
+    let a = analyzed_run("cplx.f", src);
     let expected = counts(
         &[
             (TRSL, 4),

@@ -68,6 +68,17 @@ pub struct InstructionTiming {
 }
 
 impl CpuInfo {
+    /// The latency, ns, of the scalar instruction row `name` ("integer multiply"); None when
+    /// it was not measured.
+    pub fn latency_ns(&self, name: &str) -> Option<f64> {
+        let row = self
+            .instructions
+            .iter()
+            .find(|r| r.name == name && r.vector_bits.is_none())?;
+        let cycles = row.latency_cycles?;
+        (self.frequency_mhz > 0.0).then(|| cycles * 1000.0 / self.frequency_mhz)
+    }
+
     /// The reciprocal throughput, ns, of the instruction row `name` ("double divide"),
     /// scalar or packed (the widest width measured); None when it was not measured.
     pub fn throughput_ns(&self, name: &str, packed: bool) -> Option<f64> {

@@ -839,6 +839,50 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
     }
 }
 
+/// Rule 14 for optimized builds: the X-Ray instruction rows whose latencies make one link of
+/// an integer chain held in registers, for the latency parameters an optimizer empties (their
+/// tests' chains are computed at compile time: the characterization marks them unmeasured).
+/// An addition is one add; a multiplication one multiply; a division by a constant a multiply
+/// (high half), a shift and a sign correction; MOD by a constant that, a multiply back and a
+/// subtraction; `I**2` a multiply. A value forwarded through memory (QTIS) stays in a register.
+pub fn register_link(p: Param) -> Option<&'static [&'static str]> {
+    const ADD: &str = "integer add";
+    const MUL: &str = "integer multiply";
+    Some(match p {
+        Param::QAIS => &[ADD],
+        Param::QMIS | Param::QEIS => &[MUL],
+        Param::QCIS => &[MUL, ADD, ADD],
+        Param::QRIS => &[MUL, ADD, ADD, MUL, ADD],
+        _ => return None,
+    })
+}
+
+/// Rule 17 for optimized builds: whether `op` is a DO loop's control (entry or iteration),
+/// which a loop the compiler unrolled completely no longer executes.
+pub fn is_loop_control(op: Operation) -> bool {
+    matches!(
+        op,
+        Operation::LoopInitStep1
+            | Operation::LoopIterationStep1
+            | Operation::LoopInitStepN
+            | Operation::LoopIterationStepN
+    )
+}
+
+/// Rule 17 for optimized builds: the most iterations an entry of a loop the compiler unrolls
+/// completely has (GCC's `max-completely-peel-times`); a loop without a machine loop that
+/// runs longer was replaced by a library call (a copy become memmove) or merged into another.
+pub const COMPLETE_UNROLL_MAX_ITERATIONS: u64 = 16;
+
+/// Rule 17 for optimized builds: the instructions a DO loop the compiler unrolled completely
+/// executes (`iterations` over `entries`, at most [`COMPLETE_UNROLL_MAX_ITERATIONS`] an entry):
+/// one copy of its lines (the unrolled iterations, all attributed to them) per entry; None for
+/// a loop too long to have been unrolled.
+pub fn unrolled_loop_instructions(one_copy: u64, iterations: u64, entries: u64) -> Option<u64> {
+    (entries > 0 && iterations <= COMPLETE_UNROLL_MAX_ITERATIONS * entries)
+        .then_some(one_copy * entries)
+}
+
 /// Rule 21: the bytes a reference moves an iteration: its address's step (`stride_bytes`,
 /// None when unknown) capped at a line, nothing for a reference that does not move, one
 /// element when the step is unknown.

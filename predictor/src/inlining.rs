@@ -6,6 +6,7 @@
 use harness::EmittedCalls;
 use model::program_stats::BlockStats;
 use model::{rules, OpCounts, ProgramStats};
+use std::ops::RangeInclusive;
 
 /// Take out of `stats` the call operations (PROC, argument loads) of the calls that
 /// `emitted` says the compiler inlined: for each basic block, the share of its calls whose
@@ -14,9 +15,52 @@ use model::{rules, OpCounts, ProgramStats};
 /// counts hold its callees' work, and a callee with loops of its own inlined into it leaves
 /// it no innermost machine loop to be charged by (rule 17), so it keeps being summed.
 pub fn drop_inlined_calls(stats: &mut ProgramStats, emitted: &EmittedCalls) {
+    drop_from_blocks(stats, |b| inlined_share(b, emitted));
+}
+
+/// Rule 17 for optimized builds: a DO loop the compiler unrolled completely (`unrolled`: the
+/// (file, lines) of innermost loops none of whose lines is in a machine loop) has no loop
+/// control left: the DO entries and iterations (LOIN, LOOV, LOIX, LOOX) of its blocks (the
+/// block that ends with its DO statement and those inside) leave the program's, the units',
+/// the blocks', the regions' and the loop's own counts.
+pub fn drop_unrolled_loop_control(
+    stats: &mut ProgramStats,
+    unrolled: &[(String, RangeInclusive<u32>)],
+) {
+    let control = |c: &OpCounts| {
+        let mut out = OpCounts::new();
+        for (&p, &n) in &c.params {
+            if rules::is_loop_control(p.def().operation) {
+                out.add(p, n);
+            }
+        }
+        out
+    };
+    for l in stats.loops.iter_mut() {
+        let own = (l.file.clone(), l.first_line..=l.last_line);
+        if let Some(body) = l.body_counts.as_mut().filter(|_| unrolled.contains(&own)) {
+            *body = body.minus(&control(body));
+        }
+    }
+    drop_from_blocks(stats, |b| {
+        let ends_in = |(f, lines): &(String, RangeInclusive<u32>)| {
+            b.file == *f && lines.contains(&b.last_line)
+        };
+        if !unrolled.iter().any(ends_in) {
+            return None;
+        }
+        let out = control(b.dynamic_counts.as_ref()?);
+        (!out.params.is_empty()).then_some(out)
+    });
+}
+
+/// Take `dropped(block)` out of each block's dynamic counts and out of those of the program,
+/// the block's unit and the regions holding it; not out of an enclosing innermost loop's
+/// body counts.
+fn drop_from_blocks(stats: &mut ProgramStats, dropped: impl Fn(&BlockStats) -> Option<OpCounts>) {
     let mut blocks = std::mem::take(&mut stats.blocks);
     for b in &mut blocks {
-        let Some(dropped) = inlined_share(b, emitted) else {
+        let Some(dropped) = dropped(b) else {
             continue;
         };
         let less = |counts: &mut Option<OpCounts>| {

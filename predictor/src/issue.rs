@@ -108,6 +108,9 @@ pub fn fit_to_build(
             },
         ))
     };
+    // Rule 17 for optimized builds: a DO loop without a machine loop was unrolled completely:
+    // one copy of its lines per entry, and no loop control.
+    let mut unrolled = Vec::new();
     let counted: Vec<_> = stats
         .loops
         .iter()
@@ -118,9 +121,18 @@ pub fn fit_to_build(
                 Some(run.divider),
                 run.lines,
             ),
-            None => (count(l, &lines), count(l, &memory), None, Vec::new()),
+            None => match unrolled_instructions(l, &one_copy).filter(|_| optimized) {
+                Some(n) => {
+                    unrolled.push((l.file.clone(), l.first_line..=l.last_line));
+                    (Some(n), None, None, Vec::new())
+                }
+                None => (count(l, &lines), count(l, &memory), None, Vec::new()),
+            },
         })
         .collect();
+    if !unrolled.is_empty() {
+        crate::inlining::drop_unrolled_loop_control(stats, &unrolled);
+    }
     // Rule 22: the lines whose instructions run inside a loop charged by its instructions (a
     // callee inlined into it) are paid by that loop, not again as straight-line code.
     let mut paid = std::collections::BTreeSet::new();
@@ -141,11 +153,23 @@ pub fn fit_to_build(
                 .clone()
                 .any(|line| paid.contains(&(name.clone(), line)))
             {
-                b.instructions = Some(lines.map(|l| one_copy.at(&b.file, l)).sum());
+                b.instructions = Some(lines.map(|l| one_copy.at(&b.file, l, &b.unit)).sum());
             }
         }
     }
     Ok(())
+}
+
+/// Rule 17 for optimized builds: the instructions of a DO loop without a machine loop when
+/// it is short enough to have been unrolled completely (one copy of its lines an entry);
+/// None for a loop without a DO or a longer one.
+fn unrolled_instructions(l: &LoopStats, one_copy: &OneCopy) -> Option<u64> {
+    let body = l.body_counts.as_ref()?;
+    let entries = body.get(model::Param::LOIN) + body.get(model::Param::LOIX);
+    let copy = (l.first_line..=l.last_line)
+        .map(|line| one_copy.at(&l.file, line, &l.unit))
+        .sum();
+    rules::unrolled_loop_instructions(copy, l.iterations?, entries)
 }
 
 /// Whether `flags` ask the compiler to optimize (the last `-O` other than `-O0`): it then

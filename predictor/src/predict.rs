@@ -78,20 +78,28 @@ impl model::Versioned for Prediction {
 /// Costs per parameter from a characterization: (value ns, std error ns, observations).
 /// A parameter that cannot be separated from zero contributes max(value, 0): a negative cost
 /// is noise, not a refund.
+/// An integer chain's link that the optimizer emptied (marked unmeasured) costs the X-Ray
+/// latencies of the instructions it is made of in registers (rule 14 for optimized builds).
 fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
+    let cpu = machine.xray.as_ref().and_then(|x| x.cpu.as_ref());
+    let from_registers = |p: Param| -> Option<f64> {
+        let rows = rules::register_link(p)?;
+        rows.iter().map(|r| cpu?.latency_ns(r)).sum()
+    };
     machine
         .parameters
         .iter()
         .filter(|r| r.estimate.mean_ns.is_finite())
         .map(|r| {
-            (
-                r.mnemonic,
-                (
+            let cost = match r.unmeasured.as_ref().and(from_registers(r.mnemonic)) {
+                Some(ns) => (ns, 0.0, r.estimate.observations),
+                None => (
                     r.estimate.mean_ns.max(0.0),
                     r.estimate.std_dev_ns,
                     r.estimate.observations,
                 ),
-            )
+            };
+            (r.mnemonic, cost)
         })
         .collect()
 }
@@ -1434,11 +1442,109 @@ mod tests {
                 "integer_registers": null, "float_registers": null, "simd_registers": null,
                 "processors": 1, "smt": false,
                 "instructions": [row("single divide", 4.0, None),
-                    row("single divide", 8.0, Some(256))]},
+                    row("single divide", 8.0, Some(256)),
+                    {"name": "integer add", "latency_cycles": 1.0, "throughput_cycles": 0.25},
+                    {"name": "integer multiply", "latency_cycles": 3.0,
+                        "throughput_cycles": 1.0}]},
             "bandwidths": [bw(Some(1), 16384, 64.0), bw(None, 1 << 27, 8.0)],
             "huge_pages": false, "notes": [], "wall_time_s": 1.0
         }))
         .unwrap()
+    }
+
+    /// Rule 14 for optimized builds: an integer link whose test the optimizer emptied costs
+    /// X-Ray's latencies of its instructions; a measured one keeps its value, and without
+    /// X-Ray an emptied one stays at its (zero) estimate.
+    #[test]
+    fn an_integer_link_the_optimizer_emptied_costs_its_instructions_latencies() {
+        let mut m = machine(&[
+            (Param::QAIS, 0.0, 0.0),
+            (Param::QMIS, 0.0, 0.0),
+            (Param::QCIS, 0.0, 0.0),
+            (Param::QRIS, 0.0, 0.0),
+            (Param::QTIS, 0.0, 0.0),
+            (Param::QARS, 0.7, 0.0),
+        ]);
+        for r in m
+            .parameters
+            .iter_mut()
+            .filter(|r| r.mnemonic != Param::QARS)
+        {
+            r.unmeasured = Some("the compiler emitted no instruction for its test".into());
+        }
+        let zero = costs(&m);
+        assert_eq!(
+            zero[&Param::QMIS].0,
+            0.0,
+            "no X-Ray: nothing to take it from"
+        );
+        m.xray = Some(xray_report());
+        let c = costs(&m);
+        // 1 GHz: an add 1 ns, a multiply 3; a division by a constant a multiply, a shift and
+        // a correction (5); MOD by a constant that, a multiply and a subtraction (9).
+        let ns = |p: Param| c[&p].0;
+        assert_eq!(
+            [Param::QAIS, Param::QMIS, Param::QCIS, Param::QRIS].map(ns),
+            [1.0, 3.0, 5.0, 9.0]
+        );
+        assert_eq!(
+            ns(Param::QTIS),
+            0.0,
+            "a forwarded value stays in a register"
+        );
+        assert_eq!(ns(Param::QARS), 0.7, "measured: kept");
+    }
+
+    /// Rule 17 for optimized builds, through gfortran -O2: a 3-iteration DO loop unrolled
+    /// completely has no machine loop; it runs one copy of its lines per entry and no loop
+    /// control (its LOIN and LOOV leave the counts). At -O0 nothing changes.
+    #[test]
+    fn a_loop_the_compiler_unrolled_completely_costs_one_copy_an_entry_and_no_loop_control() {
+        let mut m = machine(&[(Param::INST, 0.01, 0.0), (Param::MEMO, 0.01, 0.0)]);
+        let src = "      PROGRAM U
+      DOUBLE PRECISION A(3), B(3), S, DOT3
+      INTEGER K
+      EXTERNAL DOT3
+      A(1) = 1.0D0
+      A(2) = 2.0D0
+      A(3) = 3.0D0
+      B(1) = 0.5D0
+      B(2) = 0.25D0
+      B(3) = 0.125D0
+      S = 0.0D0
+      DO 20 K = 1, 100000
+         S = S + DOT3(A, B) * K
+   20 CONTINUE
+      PRINT *, S
+      END
+      DOUBLE PRECISION FUNCTION DOT3(U, V)
+      DOUBLE PRECISION U(3), V(3)
+      INTEGER I
+      DOT3 = 0.0D0
+      DO 10 I = 1, 3
+         DOT3 = DOT3 + U(I) * V(I)
+   10 CONTINUE
+      END
+";
+        let Some((_dir, _file, a)) = analyzed("unrolled.f", src, &m) else {
+            return;
+        };
+        let loov = |s: &ProgramStats| s.total.dynamic_counts.as_ref().unwrap().get(Param::LOOV);
+        assert_eq!(loov(&a.stats), 100_000 + 300_000);
+        for (flags, dropped) in [("-O0", false), ("-O2", true)] {
+            let mut stats = a.stats.clone();
+            m.compiler.flags = vec![flags.into()];
+            crate::issue::fit_to_build(&mut stats, &m).unwrap();
+            let inner = stats.loops.iter().find(|l| l.first_line == 21).unwrap();
+            let n = inner.instructions.expect("counted");
+            if dropped {
+                assert_eq!(loov(&stats), 100_000, "{flags}");
+                assert_eq!(n % 100_000, 0, "{flags}: one copy an entry, {n}");
+                assert!(n >= 3 * 100_000, "{flags}: three products an entry, {n}");
+            } else {
+                assert_eq!(loov(&stats), 400_000, "{flags}");
+            }
+        }
     }
 
     /// Issue 27's classifier fixtures: an optimized division loop is charged by the divider
