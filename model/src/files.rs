@@ -84,9 +84,19 @@ pub fn parse_versioned<T: Versioned>(text: &str) -> Result<T, FormatError> {
         expected: T::FORMAT,
         detail,
     })?;
-    serde_json::from_value(value).map_err(|e| FormatError::Damaged {
-        expected: T::FORMAT,
-        detail: e.to_string(),
+    serde_json::from_value(value).map_err(|e| {
+        // A name this build does not know (a parameter the catalogue gained later) is more
+        // likely a newer opcost's file than a damaged one.
+        let detail = e.to_string();
+        let hint = if detail.starts_with("unknown variant") {
+            " (a name this opcost does not know: if a newer opcost wrote the file, upgrade this one)"
+        } else {
+            ""
+        };
+        FormatError::Damaged {
+            expected: T::FORMAT,
+            detail: format!("{detail}{hint}"),
+        }
     })
 }
 
@@ -152,5 +162,20 @@ mod load_tests {
         let source = std::error::Error::source(&e).unwrap().to_string();
         assert!(source.contains("opcost-prediction"), "{source}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_parameter_this_build_does_not_know_suggests_a_newer_opcost() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/characterizations/amd-epyc-2c--gfortran-O0.json");
+        let text = std::fs::read_to_string(fixture).unwrap();
+        let newer = text.replacen("\"SRSL\"", "\"ZZZZ\"", 1);
+        assert_ne!(newer, text);
+        let e = crate::files::parse_versioned::<Characterization>(&newer).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("ZZZZ") && msg.contains("newer opcost"),
+            "{msg}"
+        );
     }
 }
