@@ -36,6 +36,15 @@ impl Type {
         }
     }
 
+    /// The real type of a complex type's parts (rule 13a); None for the other types.
+    pub fn complex_part(self) -> Option<Type> {
+        match self {
+            Type::Complex => Some(Type::Real),
+            Type::DoubleComplex => Some(Type::Double),
+            _ => None,
+        }
+    }
+
     /// The Fortran declaration keyword.
     pub fn keyword(self) -> &'static str {
         match self {

@@ -200,8 +200,7 @@ pub fn lookup(name: &str) -> Option<&'static IntrinsicDef> {
 /// How a reference to intrinsic `name` whose (first) argument has type `arg` is counted: the
 /// generic ABS of a complex is CABS.
 pub fn rule_for(name: &str, arg: Type) -> Option<IntrinsicRule> {
-    let complex = matches!(arg, Type::Complex | Type::DoubleComplex);
-    if complex && name.eq_ignore_ascii_case("ABS") {
+    if arg.complex_part().is_some() && name.eq_ignore_ascii_case("ABS") {
         return Some(Library(O::ComplexAbs));
     }
     lookup(name).map(|d| d.rule)
@@ -221,9 +220,8 @@ pub fn result_type(name: &str, args: &[Expr]) -> Type {
         .reduce(Type::promote)
         .unwrap_or(Type::Real);
     // ABS of a complex is its modulus, a real of the parts' precision.
-    match (name.to_ascii_uppercase().as_str(), promoted) {
-        ("ABS", Type::Complex) => Type::Real,
-        ("ABS", Type::DoubleComplex) => Type::Double,
+    match promoted.complex_part() {
+        Some(part) if name.eq_ignore_ascii_case("ABS") => part,
         _ => promoted,
     }
 }

@@ -195,16 +195,7 @@ fn type_class(t: Type) -> Option<(DataType, Precision)> {
 
 /// Whether values of type `t` are counted with parameters (complex ones by their parts).
 fn has_parameters(t: Type) -> bool {
-    type_class(t).is_some() || complex_part(t).is_some()
-}
-
-/// Rule 13a: the real type of a complex type's parts.
-pub fn complex_part(t: Type) -> Option<Type> {
-    match t {
-        Type::Complex => Some(Type::Real),
-        Type::DoubleComplex => Some(Type::Double),
-        _ => None,
-    }
+    type_class(t).is_some() || t.complex_part().is_some()
 }
 
 /// Rule 13a: the real operations gfortran compiles one complex operation into (its default
@@ -256,7 +247,7 @@ fn type_word(t: Type) -> &'static str {
 
 /// Add one operation `op` on type `t`; uncharacterized when the catalogue has no parameter.
 fn add_op(c: &mut OpCounts, op: Operation, t: Type, global: bool) {
-    if let (Some(part), Some(ops)) = (complex_part(t), complex_operations(op)) {
+    if let (Some(part), Some(ops)) = (t.complex_part(), complex_operations(op)) {
         for &(real_op, n) in ops {
             for _ in 0..n {
                 add_op(c, real_op, part, global);
@@ -523,7 +514,7 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
 /// its complex argument (rule 13a). Other functions of a complex argument (EXP of a complex)
 /// have no parameter.
 fn library_argument(op: Operation, arg: Type) -> Type {
-    match (op, complex_part(arg)) {
+    match (op, arg.complex_part()) {
         (Operation::ComplexAbs, Some(part)) => part,
         _ => arg,
     }
@@ -683,7 +674,7 @@ fn latency_param(op: Operation, t: Type) -> Option<Param> {
 /// The latency counts of operation `op` on type `t` on a chain (rule 14; complex: rule 13a).
 fn latency_counts(op: Operation, t: Type) -> OpCounts {
     let mut c = OpCounts::new();
-    match complex_part(t) {
+    match t.complex_part() {
         Some(part) => {
             for &real_op in complex_latencies(op) {
                 if let Some(p) = latency_param(real_op, part) {
@@ -703,7 +694,6 @@ fn latency_counts(op: Operation, t: Type) -> OpCounts {
 /// Latency counts along the longest operator path from an occurrence of scalar `from` to the
 /// root of `e`; None when `from` does not occur outside subscripts.
 fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
-    let own = latency_counts;
     let deepest = |parts: Vec<Option<OpCounts>>| -> Option<OpCounts> {
         parts
             .into_iter()
@@ -725,7 +715,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
         Expr::Unary { op, operand } => {
             let mut c = path_latency(operand, from)?;
             if *op == UnaryOp::Neg {
-                c += &own(Operation::Add, operand.ty());
+                c += &latency_counts(Operation::Add, operand.ty());
             }
             return Some(c);
         }
@@ -745,7 +735,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             };
             let mut c = below;
             if let Some(o) = operation {
-                c += &own(o, t);
+                c += &latency_counts(o, t);
             }
             c
         }
@@ -754,7 +744,9 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             let arg_type = args.first().map(Expr::ty).unwrap_or(Type::Real);
             let mut c = below;
             match intrinsics::rule_for(name, arg_type) {
-                Some(IntrinsicRule::Library(op)) => c += &own(op, library_argument(op, arg_type)),
+                Some(IntrinsicRule::Library(op)) => {
+                    c += &latency_counts(op, library_argument(op, arg_type))
+                }
                 Some(IntrinsicRule::Arithmetic { op, .. }) => {
                     // MOD by a constant has its own latency on a chain (rule 14); MOD of
                     // reals is fmod's (rule 9).
@@ -769,7 +761,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
                         ),
                         _ => op,
                     };
-                    c += &own(op, e.ty())
+                    c += &latency_counts(op, e.ty())
                 }
                 _ => {}
             }

@@ -121,7 +121,10 @@ pub fn fit_to_build(
                 Some(run.divider),
                 run.lines,
             ),
-            None => match unrolled_instructions(l, &one_copy).filter(|_| optimized) {
+            None => match optimized
+                .then(|| unrolled_instructions(l, &one_copy))
+                .flatten()
+            {
                 Some(n) => {
                     unrolled.push((l.file.clone(), l.first_line..=l.last_line));
                     (Some(n), None, None, Vec::new())
