@@ -409,7 +409,9 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
         Stmt::AssignLabel(_, var) => rules::count_assign_label(&lw.operand(var)),
         Stmt::Goto(_) => rules::count_goto(),
         Stmt::ComputedGoto(_, e) | Stmt::ArithIf(e, _) => {
-            rules::count_multiway_branch(Some(&lw.expr(e)))
+            let e = lw.expr(e);
+            lw.branch_miss = rules::multiway_miss_param(&e, matches!(s, Stmt::ArithIf(..)));
+            rules::count_multiway_branch(Some(&e))
         }
         Stmt::AssignedGoto(..) => rules::count_multiway_branch(None),
         Stmt::BlockIf(c) | Stmt::ElseIf(c) | Stmt::LogicalIf(c, _, _) | Stmt::DoWhile(_, c) => {

@@ -437,6 +437,111 @@ pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// Arithmetic IFs and computed GO TOs on variables whose branches feed the simulated
+/// predictor too (rule 15): `(statement, slot)`, one counter slot each (its misses), after
+/// the IFs' slots.
+pub fn multiway_slots(prog: &Program) -> Vec<(usize, usize)> {
+    let base = prog.probes.len() + BRANCH_SLOTS * branch_slots(prog).len();
+    prog.stmts
+        .iter()
+        .enumerate()
+        .filter(|(_, st)| {
+            st.data_dependent()
+                && matches!(
+                    st.stmt,
+                    Some(Stmt::ArithIf(..)) | Some(Stmt::ComputedGoto(..))
+                )
+        })
+        .enumerate()
+        .map(|(j, (s, _))| (s, base + j))
+        .collect()
+}
+
+/// The text inside the parentheses that open at byte `open` of squeezed statement text
+/// `text` (character constants respected), and the byte after the closing one.
+fn parenthesized(text: &str, open: usize) -> Option<(&str, usize)> {
+    let bytes = text.as_bytes();
+    if bytes.get(open) != Some(&b'(') {
+        return None;
+    }
+    let (mut depth, mut quote) = (0usize, None::<u8>);
+    for (k, &b) in bytes.iter().enumerate().skip(open) {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"') => quote = Some(b),
+            (None, b'(') => depth += 1,
+            (None, b')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((&text[open + 1..k], k + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Statements, run just before multiway statement `s`, that feed the simulated predictor
+/// the branches it is about to take (rule 15), its misses going to counter `slot`. An
+/// arithmetic IF is the one or two conditional branches gfortran makes of it (`> 0`, then
+/// `= 0`; one when two of its labels are the same); a computed GO TO one indirect jump, whose
+/// target the predictor guesses as the last one taken in the same history. None when the
+/// tested expression cannot be read back from the statement's text.
+fn multiway_watch(
+    prog: &Program,
+    s: usize,
+    c: &str,
+    predictor: &str,
+    slot: usize,
+    j: usize,
+) -> Option<Vec<String>> {
+    let text = &prog.statement(s).text;
+    let miss = format!("{c}({})", slot + 1);
+    // Offsets past the IFs' (see `predictor_update`), two per statement.
+    let offset = |k: usize| ((2 * j + k) * 5003 + 2) % (1usize << HISTORY_BITS);
+    let feed = |k: usize, outcome: String, indirect: u8| {
+        format!(
+            "CALL {predictor}({}, {outcome}, {miss}, {indirect})",
+            offset(k)
+        )
+    };
+    let outcome = |cond: String| format!("MERGE(1_8, 0_8, {cond})");
+    match prog.stmts[s].stmt.as_ref()? {
+        Stmt::ArithIf(_, [l1, l2, l3]) => {
+            let e = parenthesized(text, text.find('(')?)?.0;
+            let (l1, l2, l3) = (*l1, *l2, *l3);
+            Some(if l1 == l2 && l2 == l3 {
+                Vec::new()
+            } else if l1 == l2 || l2 == l3 || l1 == l3 {
+                let op = if l1 == l2 {
+                    ".GT."
+                } else if l2 == l3 {
+                    ".LT."
+                } else {
+                    ".EQ."
+                };
+                vec![feed(0, outcome(format!("({e}) {op} 0")), 0)]
+            } else {
+                vec![
+                    feed(0, outcome(format!("({e}) .GT. 0")), 0),
+                    format!(
+                        "IF (({e}) .LE. 0) {}",
+                        feed(1, outcome(format!("({e}) .EQ. 0")), 0)
+                    ),
+                ]
+            })
+        }
+        Stmt::ComputedGoto(..) => {
+            let (_, after) = parenthesized(text, text.find('(')?)?;
+            let index = text[after..].trim_start_matches(',');
+            (!index.is_empty()).then(|| vec![feed(0, format!("INT({index}, 8)"), 1)])
+        }
+        _ => None,
+    }
+}
+
 /// Statements that resolve the previous evaluation of an IF in the simulated predictor: the
 /// outcome is the change of the IF's taken counter `taken` since then; the predictor adds
 /// its miss, if any, to the IF's miss slot.
@@ -447,7 +552,7 @@ fn predictor_update(c: &str, names: &Names, taken: usize, slot: usize, j: usize)
     let offset = (j * 5003 + 1) % (1usize << HISTORY_BITS);
     vec![
         format!(
-            "CALL {}({offset}, {c}({t}) - {c}({last}), {c}({m}))",
+            "CALL {}({offset}, {c}({t}) - {c}({last}), {c}({m}), 0)",
             names.predictor
         ),
         format!("{c}({last}) = {c}({t})"),
@@ -462,11 +567,17 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
     let nb = 1usize << HISTORY_BITS;
     let (ns, nw) = (TAGGED_SETS, TAGGED_WAYS);
     [
-        format!("SUBROUTINE {name}(ID, OUT, MISS)"),
-        "INTEGER ID".into(),
+        format!("SUBROUTINE {name}(ID, OUT, MISS, IND)"),
+        "INTEGER ID, IND".into(),
         "INTEGER*8 OUT, MISS".into(),
         format!("INTEGER BASE(0:{}), VAL({nw}, 0:{})", nb - 1, ns - 1),
         format!("INTEGER*8 TAG({nw}, 0:{}), AGE({nw}, 0:{})", ns - 1, ns - 1),
+        format!(
+            "INTEGER*8 LAST(0:{}), ITAG(0:{}), ITGT(0:{})",
+            nb - 1,
+            ns - 1,
+            ns - 1
+        ),
         "INTEGER*8 HL, HMAX, KEY, CLK".into(),
         // A constant power of two: the MODs below compile to masks, not 64-bit divisions.
         format!("PARAMETER (HMAX = {}_8)", 1u64 << LONG_HISTORY_BITS),
@@ -484,7 +595,11 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         "2  CONTINUE".into(),
         format!("   DO 3 IB = 0, {}", nb - 1),
         "      BASE(IB) = 1".into(),
+        "      LAST(IB) = -1".into(),
         "3  CONTINUE".into(),
+        format!("   DO 4 IS = 0, {}", ns - 1),
+        "      ITAG(IS) = -1".into(),
+        "4  CONTINUE".into(),
         "   HS = 0".into(),
         "   HL = 0".into(),
         "   CLK = 0".into(),
@@ -495,6 +610,22 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         format!("IB = MOD(HS + ID, {nb})"),
         format!("KEY = HL * {nb} + ID"),
         format!("IS = INT(MOD(KEY, {ns}))"),
+        // An indirect jump: the target last taken in this history, else the jump's last.
+        "IF (IND .NE. 0) THEN".into(),
+        "   IF (ITAG(IS) .EQ. KEY) THEN".into(),
+        "      IF (ITGT(IS) .NE. OUT) MISS = MISS + 1".into(),
+        "   ELSE IF (LAST(ID) .NE. OUT) THEN".into(),
+        "      MISS = MISS + 1".into(),
+        "   END IF".into(),
+        "   ITAG(IS) = KEY".into(),
+        "   ITGT(IS) = OUT".into(),
+        "   LAST(ID) = OUT".into(),
+        // Three bits of the target go into the history, as the hardware folds in its address.
+        "   K = INT(MOD(ABS(OUT), 8_8))".into(),
+        format!("   HS = MOD(8*HS + K, {nb})"),
+        "   HL = MOD(8*HL + K, HMAX)".into(),
+        "   RETURN".into(),
+        "END IF".into(),
         "HIT = 0".into(),
         format!("DO 10 W = 1, {nw}"),
         "   IF (TAG(W, IS) .EQ. KEY) HIT = W".into(),
@@ -563,7 +694,12 @@ pub fn instrument_counters(
     } else {
         Vec::new()
     };
-    let used = prog.probes.len() + BRANCH_SLOTS * slots.len();
+    let multiway = if simulate_branches {
+        multiway_slots(prog)
+    } else {
+        Vec::new()
+    };
+    let used = prog.probes.len() + BRANCH_SLOTS * slots.len() + multiway.len();
     // One more slot flags a step that was zero at run time (see `induction`).
     let zero_step_flag = loops
         .iter()
@@ -636,6 +772,11 @@ pub fn instrument_counters(
             .position(|p| *p == Probe::Consequent(s) || *p == Probe::After(s));
         if let Some(taken) = taken_probe {
             rw.insert_before(s, &predictor_update(c, &names, taken, slot, j));
+        }
+    }
+    for (j, &(s, slot)) in multiway.iter().enumerate() {
+        if let Some(watch) = multiway_watch(prog, s, c, &names.predictor, slot, j) {
+            rw.insert_before(s, &watch);
         }
     }
     for (s, st) in prog.stmts.iter().enumerate() {

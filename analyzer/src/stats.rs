@@ -94,6 +94,18 @@ pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts
         let n = eval(&part.mult, counters).unwrap_or(0);
         c += &part.counts.scaled(n);
     }
+    let multiway = matches!(
+        st.stmt,
+        Some(crate::syntax::Stmt::ArithIf(..)) | Some(crate::syntax::Stmt::ComputedGoto(..))
+    );
+    if let Some(miss) = st.branch_miss.filter(|_| multiway) {
+        // An arithmetic IF or computed GO TO: its simulated misses, if it was watched.
+        let watched = crate::instrument::multiway_slots(prog)
+            .into_iter()
+            .find(|(k, _)| *k == s)
+            .and_then(|(_, slot)| counters.get(slot).copied());
+        c += &model::rules::count_multiway_misses(watched, miss);
+    }
     if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
         let simulated = crate::instrument::branch_slots(prog)
             .iter()

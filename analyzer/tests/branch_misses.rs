@@ -93,3 +93,38 @@ fn random_branches_miss_and_patterned_ones_do_not() {
     assert_eq!(misses_of(&bound, "CHAOS", Param::BMIR), 0);
     assert_eq!(misses_in(&bound, "COUNTR"), 0);
 }
+
+#[test]
+fn arithmetic_ifs_and_computed_go_tos_are_watched_like_ifs() {
+    let Some(simulated) = analyze_fixture("multiway.f", true) else {
+        return;
+    };
+    let bound = analyze_fixture("multiway.f", false).unwrap();
+    // 4000 evaluations each. Random signs: about half missed; an alternating sign: learned.
+    let random = misses_in(&simulated, "ARAND");
+    assert!(
+        (1200..=2400).contains(&random),
+        "random arithmetic IF: {random}"
+    );
+    let pattern = misses_in(&simulated, "APATT");
+    assert!(pattern <= 40, "alternating arithmetic IF: {pattern}");
+    // One of four random targets: about three quarters missed; a cycle of four: learned.
+    let random = misses_in(&simulated, "GRAND");
+    assert!(
+        (2400..=3600).contains(&random),
+        "random computed GO TO: {random}"
+    );
+    let pattern = misses_in(&simulated, "GPATT");
+    assert!(pattern <= 40, "cycling computed GO TO: {pattern}");
+    // A real tested value: its misses resolve on the floating-point side (BMIR).
+    let real = misses_of(&simulated, "AREAL", Param::BMIR);
+    assert!(
+        (1200..=2400).contains(&real),
+        "random real arithmetic IF: {real}"
+    );
+    assert_eq!(misses_of(&simulated, "AREAL", Param::BMIS), 0);
+    // Without the simulation nothing is charged for them.
+    for unit in ["ARAND", "GRAND"] {
+        assert_eq!(misses_in(&bound, unit), 0, "{unit} without the simulation");
+    }
+}

@@ -75,9 +75,10 @@
 //!     latency over k per iteration. A loop whose recurrence is longer than its operations'
 //!     summed cost (the loop's own and those of the units it calls, per call) runs at the
 //!     recurrence's pace; the predictor charges the difference.
-//! 15. Branch misses (opcost's refinement): an IF whose condition reads any variable costs the
-//!     misses of a global-history predictor (gshare-like) simulated on the outcomes of all such
-//!     IFs during the counting run ([`count_branch_misses`]): the simulation learns what the
+//! 15. Branch misses (opcost's refinement): an IF whose condition reads any variable (and an
+//!     arithmetic IF or computed GO TO on one, [`count_multiway_misses`]) costs the misses of
+//!     a global-history predictor simulated on the outcomes of all such branches during the
+//!     counting run ([`count_branch_misses`]): the simulation learns what the
 //!     hardware learns (loop counters, flags, MOD patterns) and misses what it cannot (array
 //!     data, and scalars computed from data, such as the sign test of a random-number
 //!     generator: taking that one IF out of a 40M-call loop halved its run). Without the
@@ -1002,6 +1003,12 @@ pub fn count_branch_misses(
     OpCounts::one(miss).scaled(misses)
 }
 
+/// Rule 15 for an arithmetic IF or computed GO TO: the misses the simulated predictor had on
+/// its branches, each costing `miss`; none without a simulation.
+pub fn count_multiway_misses(simulated: Option<u64>, miss: Param) -> OpCounts {
+    OpCounts::one(miss).scaled(simulated.unwrap_or(0))
+}
+
 /// The parameter a mispredicted IF on `cond` costs (rule 15), or None when the condition reads
 /// no variable at all (a constant outcome): BMIR when a compare in it is on real or double
 /// operands, BMIS otherwise. A floating-point compare resolves its branch
@@ -1030,6 +1037,38 @@ pub fn branch_miss_param(cond: &Expr) -> Option<Param> {
             Param::BMIS
         }
     })
+}
+
+/// Rule 15 for the multiway branches: the parameter a mispredicted arithmetic IF on `tested`
+/// or computed GO TO on the index `tested` costs (BMIR when an arithmetic IF tests a real or
+/// double value, BMIS otherwise), or None when its outcome cannot change (no variable read) or
+/// the simulation cannot watch it (it references a function, which watching would call twice).
+pub fn multiway_miss_param(tested: &Expr, arithmetic_if: bool) -> Option<Param> {
+    if !reads_variable(tested) || calls_function(tested) {
+        return None;
+    }
+    let floating = matches!(tested.ty(), Type::Real | Type::Double);
+    Some(if arithmetic_if && floating {
+        Param::BMIR
+    } else {
+        Param::BMIS
+    })
+}
+
+/// Whether `e` references a function of the program's.
+fn calls_function(e: &Expr) -> bool {
+    match e {
+        Expr::Call { .. } => true,
+        Expr::Paren(x) | Expr::Unary { operand: x, .. } => calls_function(x),
+        Expr::Arith { lhs, rhs, .. }
+        | Expr::Compare { lhs, rhs, .. }
+        | Expr::Logic { lhs, rhs, .. } => calls_function(lhs) || calls_function(rhs),
+        Expr::Intrinsic { args, .. } | Expr::Opaque { parts: args, .. } => {
+            args.iter().any(calls_function)
+        }
+        Expr::Element { subscripts, .. } => subscripts.iter().any(calls_function),
+        Expr::Variable(_) | Expr::Constant { .. } => false,
+    }
 }
 
 /// Whether an expression reads a variable or an array element (rule 15: its outcome may
