@@ -35,23 +35,41 @@ pub struct Compiler {
     pub flags: Vec<String>,
 }
 
-/// A compiler's message with what to do about a failure whose remedy is known: Debian's
-/// flang-new links its runtime by name but does not tell the linker where it is.
-fn with_hint(stderr: String) -> String {
-    if !stderr.contains("cannot find -lFortran") {
-        return stderr;
-    }
-    let dir = std::fs::read_dir("/usr/lib")
+/// Whether a failed link is Debian's flang-new not finding its runtime: it links the
+/// runtime by name but does not tell the linker where it is.
+fn misses_flang_runtime(stderr: &str) -> bool {
+    stderr.contains("cannot find -lFortran")
+}
+
+/// The directory holding flang-new's runtime (`/usr/lib/llvm-N/lib` on Debian), if any.
+fn flang_runtime_dir() -> Option<PathBuf> {
+    std::fs::read_dir("/usr/lib")
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path().join("lib"))
-        .find(|d| d.join("libFortranRuntime.a").is_file());
-    let hint = match dir {
+        .find(|d| d.join("libFortranRuntime.a").is_file())
+}
+
+/// A compiler's message with what to do about a failure whose remedy is known.
+fn with_hint(stderr: String) -> String {
+    if !misses_flang_runtime(&stderr) {
+        return stderr;
+    }
+    let hint = match flang_runtime_dir() {
         Some(d) => format!("export LIBRARY_PATH={}", d.display()),
         None => "install its runtime (Debian: libflang-16-dev) and set LIBRARY_PATH to the directory holding libFortranRuntime.a".to_string(),
     };
     format!("{stderr}\nhint: flang-new cannot find its runtime libraries: {hint}")
+}
+
+/// `LIBRARY_PATH` with `dir` first.
+fn library_path_with(dir: &Path) -> std::ffi::OsString {
+    let mut dirs = vec![dir.to_path_buf()];
+    if let Some(old) = std::env::var_os("LIBRARY_PATH") {
+        dirs.extend(std::env::split_paths(&old));
+    }
+    std::env::join_paths(dirs).unwrap_or_else(|_| dir.as_os_str().to_os_string())
 }
 
 fn find_on_path(name: &str) -> Option<PathBuf> {
@@ -123,16 +141,25 @@ impl Compiler {
                 }
             })
             .collect();
-        let out = Command::new(&self.path)
-            .args(&self.flags)
-            .args(args)
-            .current_dir(&cwd)
-            .output()
-            .map_err(|e| CompileError {
+        let run = |library_path: Option<&Path>| {
+            let mut cmd = Command::new(&self.path);
+            cmd.args(&self.flags).args(&args).current_dir(&cwd);
+            if let Some(dir) = library_path {
+                cmd.env("LIBRARY_PATH", library_path_with(dir));
+            }
+            cmd.output().map_err(|e| CompileError {
                 compiler: self.path.display().to_string(),
                 file: what.display().to_string(),
                 stderr: e.to_string(),
-            })?;
+            })
+        };
+        let mut out = run(None)?;
+        // Debian's flang-new links its runtime by name only: tell the linker where it is.
+        if !out.status.success() && misses_flang_runtime(&String::from_utf8_lossy(&out.stderr)) {
+            if let Some(dir) = flang_runtime_dir() {
+                out = run(Some(&dir))?;
+            }
+        }
         if out.status.success() {
             Ok(())
         } else {
