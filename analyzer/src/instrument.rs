@@ -440,7 +440,7 @@ pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
 /// Arithmetic IFs and computed GO TOs on variables whose branches feed the simulated
 /// predictor too (rule 15): `(statement, slot)`, one counter slot each (its misses), after
 /// the IFs' slots.
-pub fn multiway_slots(prog: &Program) -> Vec<(usize, usize)> {
+fn multiway_slots(prog: &Program) -> Vec<(usize, usize)> {
     let base = prog.probes.len() + BRANCH_SLOTS * branch_slots(prog).len();
     prog.stmts
         .iter()
@@ -455,6 +455,36 @@ pub fn multiway_slots(prog: &Program) -> Vec<(usize, usize)> {
         .enumerate()
         .map(|(j, (s, _))| (s, base + j))
         .collect()
+}
+
+/// The counter slots of every branch the simulated predictor watches (rule 15), by statement,
+/// found once per program: the counts of a run look each statement's up.
+#[derive(Debug, Clone, Default)]
+pub struct WatchedSlots {
+    /// IFs: statement -> first slot ([`branch_slots`]).
+    ifs: HashMap<usize, usize>,
+    /// Arithmetic IFs and computed GO TOs: statement -> slot ([`multiway_slots`]).
+    multiway: HashMap<usize, usize>,
+}
+
+impl WatchedSlots {
+    pub fn of(prog: &Program) -> Self {
+        WatchedSlots {
+            ifs: branch_slots(prog).into_iter().collect(),
+            multiway: multiway_slots(prog).into_iter().collect(),
+        }
+    }
+
+    /// The simulated misses of IF `s` in a run's `counters`.
+    pub fn if_misses(&self, s: usize, counters: &[u64]) -> Option<u64> {
+        let slot = self.ifs.get(&s)?;
+        counters.get(slot + BRANCH_MISSES).copied()
+    }
+
+    /// The simulated misses of arithmetic IF or computed GO TO `s` in a run's `counters`.
+    pub fn multiway_misses(&self, s: usize, counters: &[u64]) -> Option<u64> {
+        counters.get(*self.multiway.get(&s)?).copied()
+    }
 }
 
 /// The text inside the parentheses that open at byte `open` of squeezed statement text

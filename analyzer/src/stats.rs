@@ -2,6 +2,7 @@
 //! directive region and each basic block, static and (given the counters of a run) dynamic.
 
 use crate::analysis::{Mult, Program};
+use crate::instrument::WatchedSlots;
 use crate::{AnalyzeError, AnalyzeOptions};
 use model::program_stats::{BlockStats, LineSpan, LoopStats, PartStats};
 use model::{OpCounts, ProgramStats, Versioned};
@@ -86,8 +87,14 @@ impl CalleeWork {
     }
 }
 
-/// Dynamic counts of statement `s`, with the branch misses of an IF (rule 15).
-pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts {
+/// Dynamic counts of statement `s`, with the branch misses of an IF, arithmetic IF or
+/// computed GO TO (rule 15; `slots` says where the run counted them).
+pub fn statement_dynamic(
+    prog: &Program,
+    s: usize,
+    counters: &[u64],
+    slots: &WatchedSlots,
+) -> OpCounts {
     let mut c = OpCounts::new();
     let st = &prog.stmts[s];
     for part in &st.parts {
@@ -100,21 +107,11 @@ pub fn statement_dynamic(prog: &Program, s: usize, counters: &[u64]) -> OpCounts
     );
     if let Some(miss) = st.branch_miss.filter(|_| multiway) {
         // An arithmetic IF or computed GO TO: its simulated misses, if it was watched.
-        let watched = crate::instrument::multiway_slots(prog)
-            .into_iter()
-            .find(|(k, _)| *k == s)
-            .and_then(|(_, slot)| counters.get(slot).copied());
+        let watched = slots.multiway_misses(s, counters);
         c += &model::rules::count_multiway_misses(watched, miss);
     }
     if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
-        let simulated = crate::instrument::branch_slots(prog)
-            .iter()
-            .find(|(k, _)| *k == s)
-            .and_then(|(_, slot)| {
-                counters
-                    .get(slot + crate::instrument::BRANCH_MISSES)
-                    .copied()
-            });
+        let simulated = slots.if_misses(s, counters);
         c += &model::rules::count_branch_misses(
             executions,
             taken,
@@ -182,11 +179,12 @@ pub fn program_stats(
     counters: Option<&[u64]>,
 ) -> Result<ProgramStats, AnalyzeError> {
     let dynamic = counters.is_some();
-    let acc = Accumulated::of(prog, counters);
+    let slots = WatchedSlots::of(prog);
+    let acc = Accumulated::of(prog, counters, &slots);
     let name = crate::program_name(files, opts);
     let callees = counters
         .map(|c| CalleeWork::new(prog, c, acc.units.iter().map(|a| a.dynm.clone()).collect()));
-    let loops = loop_stats(prog, counters, callees.as_ref());
+    let loops = loop_stats(prog, counters, &slots, callees.as_ref());
     Ok(ProgramStats {
         format: ProgramStats::FORMAT.to_string(),
         format_version: ProgramStats::VERSION,
@@ -235,7 +233,7 @@ struct Accumulated {
 
 impl Accumulated {
     /// Sum every statement's static counts (and, with `counters`, its dynamic ones).
-    fn of(prog: &Program, counters: Option<&[u64]>) -> Self {
+    fn of(prog: &Program, counters: Option<&[u64]>, slots: &WatchedSlots) -> Self {
         let mut a = Accumulated {
             total: Acc::default(),
             units: prog.units.iter().map(|_| Acc::default()).collect(),
@@ -247,7 +245,7 @@ impl Accumulated {
         let mut block_of_probe: BTreeMap<usize, usize> = BTreeMap::new();
         for (i, st) in prog.stmts.iter().enumerate() {
             let d = counters
-                .map(|c| statement_dynamic(prog, i, c))
+                .map(|c| statement_dynamic(prog, i, c, slots))
                 .unwrap_or_default();
             let s = &st.static_counts;
             a.total.stat += s;
@@ -339,6 +337,7 @@ fn block_stats(prog: &Program, blocks: Vec<BlockAcc>, dynamic: bool) -> Vec<Bloc
 fn loop_stats(
     prog: &Program,
     counters: Option<&[u64]>,
+    slots: &WatchedSlots,
     callees: Option<&CalleeWork>,
 ) -> Vec<LoopStats> {
     let line_of = |i: usize, last: bool| line_of(prog, i, last);
@@ -356,7 +355,7 @@ fn loop_stats(
                 body_counts: counters.map(|c| {
                     let mut acc = OpCounts::new();
                     for k in l.first..=l.last {
-                        acc += &statement_dynamic(prog, k, c);
+                        acc += &statement_dynamic(prog, k, c, slots);
                     }
                     if let Some(callees) = callees {
                         acc += &callees.work_of(l.first..=l.last);
