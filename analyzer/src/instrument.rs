@@ -28,6 +28,8 @@ pub struct Names {
     pub predictor: String,
     /// Prefix of the variables saving induction variables on loop entry (`prefix` + number).
     pub induction: String,
+    /// The function giving the positions an INDEX reference scans (rule 23).
+    pub scan: String,
 }
 
 impl Names {
@@ -48,8 +50,16 @@ impl Names {
                 block_data: format!("OPCBD{s}"),
                 predictor: format!("OPCBP{s}"),
                 induction: format!("OPCIV{s}"),
+                scan: format!("OPCIX{s}"),
             };
-            let all = [&n.counters, &n.common, &n.dump, &n.block_data, &n.predictor];
+            let all = [
+                &n.counters,
+                &n.common,
+                &n.dump,
+                &n.block_data,
+                &n.predictor,
+                &n.scan,
+            ];
             let prefix_free = !words.iter().any(|w| w.starts_with(n.induction.as_str()));
             if prefix_free && all.iter().all(|w| !words.contains(w.as_str())) {
                 return n;
@@ -457,6 +467,14 @@ fn multiway_slots(prog: &Program) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// Statements whose INDEX scans the counted copy counts (rule 23), one slot each, after the
+/// multiway statements' slots.
+fn scan_slots(prog: &Program) -> Vec<(usize, usize)> {
+    let base =
+        prog.probes.len() + BRANCH_SLOTS * branch_slots(prog).len() + multiway_slots(prog).len();
+    crate::scans::scan_slots(prog, base)
+}
+
 /// The counter slots of every branch the simulated predictor watches (rule 15), by statement,
 /// found once per program: the counts of a run look each statement's up.
 #[derive(Debug, Clone, Default)]
@@ -465,6 +483,8 @@ pub struct WatchedSlots {
     ifs: HashMap<usize, usize>,
     /// Arithmetic IFs and computed GO TOs: statement -> slot ([`multiway_slots`]).
     multiway: HashMap<usize, usize>,
+    /// Statements whose INDEX scans are counted: statement -> slot ([`scan_slots`]).
+    scans: HashMap<usize, usize>,
 }
 
 impl WatchedSlots {
@@ -472,7 +492,14 @@ impl WatchedSlots {
         WatchedSlots {
             ifs: branch_slots(prog).into_iter().collect(),
             multiway: multiway_slots(prog).into_iter().collect(),
+            scans: scan_slots(prog).into_iter().collect(),
         }
+    }
+
+    /// The character positions the INDEX references of statement `s` scanned in a run
+    /// (rule 23), if the run counted them.
+    pub fn index_scans(&self, s: usize, counters: &[u64]) -> Option<u64> {
+        counters.get(*self.scans.get(&s)?).copied()
     }
 
     /// The simulated misses of IF `s` in a run's `counters`.
@@ -489,7 +516,7 @@ impl WatchedSlots {
 
 /// The text inside the parentheses that open at byte `open` of squeezed statement text
 /// `text` (character constants respected), and the byte after the closing one.
-fn parenthesized(text: &str, open: usize) -> Option<(&str, usize)> {
+pub(crate) fn parenthesized(text: &str, open: usize) -> Option<(&str, usize)> {
     let bytes = text.as_bytes();
     if bytes.get(open) != Some(&b'(') {
         return None;
@@ -729,7 +756,13 @@ pub fn instrument_counters(
     } else {
         Vec::new()
     };
-    let used = prog.probes.len() + BRANCH_SLOTS * slots.len() + multiway.len();
+    // Counted with the simulation only: their slots come after the simulation's.
+    let scans = if simulate_branches {
+        scan_slots(prog)
+    } else {
+        Vec::new()
+    };
+    let used = prog.probes.len() + BRANCH_SLOTS * slots.len() + multiway.len() + scans.len();
     // One more slot flags a step that was zero at run time (see `induction`).
     let zero_step_flag = loops
         .iter()
@@ -809,6 +842,22 @@ pub fn instrument_counters(
             rw.insert_before(s, &watch);
         }
     }
+    let mut scanning_units = HashSet::new();
+    for &(s, slot) in &scans {
+        let counter = format!("{c}({})", slot + 1);
+        if let Some(w) = crate::scans::scan_watch(prog, s, &counter, &names.scan) {
+            if !w.before.is_empty() {
+                rw.insert_before(s, &w.before);
+            }
+            if !w.consequent.is_empty() {
+                rw.insert_in_consequent(s, &w.consequent);
+            }
+            scanning_units.insert(prog.stmts[s].unit);
+        }
+    }
+    for u in scanning_units {
+        rw.declare(u, &[format!("INTEGER*8 {}", names.scan)]);
+    }
     for (s, st) in prog.stmts.iter().enumerate() {
         let main = prog.units[st.unit].kind == UnitKind::Main;
         match &st.stmt {
@@ -845,6 +894,7 @@ pub fn instrument_counters(
     ]
     .into_iter()
     .chain(predictor_subroutine(&names.predictor))
+    .chain(crate::scans::scan_function(&names.scan))
     .collect::<Vec<_>>()
     .join("\n")
         + "\n";

@@ -26,6 +26,7 @@ pub mod mutate;
 pub mod parse;
 pub mod recurrence;
 pub mod report;
+pub mod scans;
 pub mod source;
 pub mod stats;
 pub mod symbols;

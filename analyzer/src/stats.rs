@@ -88,7 +88,8 @@ impl CalleeWork {
 }
 
 /// Dynamic counts of statement `s`, with the branch misses of an IF, arithmetic IF or
-/// computed GO TO (rule 15; `slots` says where the run counted them).
+/// computed GO TO (rule 15) and the positions its INDEX references scanned (rule 23);
+/// `slots` says where the run counted them.
 pub fn statement_dynamic(
     prog: &Program,
     s: usize,
@@ -109,6 +110,9 @@ pub fn statement_dynamic(
         // An arithmetic IF or computed GO TO: its simulated misses, if it was watched.
         let watched = slots.multiway_misses(s, counters);
         c += &model::rules::count_multiway_misses(watched, miss);
+    }
+    if let Some(positions) = slots.index_scans(s, counters) {
+        model::rules::charge_index_scans(&mut c, positions);
     }
     if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
         let simulated = slots.if_misses(s, counters);

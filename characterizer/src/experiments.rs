@@ -363,6 +363,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     branch_miss_experiments(&mut exps, &mut groups);
     issue_experiments(&mut exps, &mut groups);
     intrinsic_experiments(&mut exps, &mut groups);
+    index_experiments(&mut exps, &mut groups);
     latency_experiments(&mut exps, &mut groups);
     window_experiment(&mut exps, &mut groups);
     (exps, groups)
@@ -1000,6 +1001,55 @@ fn intrinsic_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
             groups.push(single(&[case.param], case.param.mnemonic()));
         }
     }
+}
+
+/// Rule 23: INDX, a reference to INDEX, and SCAN, one position it tries, solved together from
+/// searches of a string too short and a string long enough for either to dominate: `GIXk =
+/// INDEX(S, 'QZ')` in a 520- and an 8-character string of the alphabet repeated, where 'QZ'
+/// never occurs and its Q starts a partial match at one position in 26, as letters of a text
+/// do. The results go to COMMON, so an optimizer keeps the calls.
+fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    const ALPHABET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let target = FLAVORS[5];
+    for (name, string, length, statements) in [("INDX", "SSD", 8usize, 8), ("SCAN", "SSC", 520, 4)]
+    {
+        let text = Operand::local(string, Type::Character);
+        let pattern = Expr::Constant {
+            text: "'QZ'".into(),
+            ty: Type::Character,
+        };
+        let body = (1..=statements)
+            .map(|k| {
+                let search = Expr::intrinsic("INDEX", vec![v(&text), pattern.clone()]);
+                let mut stmt = assign(&target.x(k), search);
+                rules::charge_index_scans(&mut stmt.counts, (length - 1) as u64);
+                stmt
+            })
+            .collect();
+        let inits = (0..length)
+            .step_by(ALPHABET.len())
+            .map(|at| {
+                let end = (at + ALPHABET.len()).min(length);
+                (
+                    format!("{string}({}:{end})", at + 1),
+                    format!("'{}'", &ALPHABET[..end - at]),
+                )
+            })
+            .collect();
+        let purpose = if name == "SCAN" {
+            "INDEX over 519 positions, no match"
+        } else {
+            "INDEX over 7 positions, no match"
+        };
+        let mut e = exp(name.into(), purpose, inits, body);
+        e.locals = vec![format!("CHARACTER*{length} {string}")];
+        exps.push(e);
+    }
+    groups.push(Group {
+        unknowns: vec![Param::INDX, Param::SCAN],
+        experiments: vec!["INDX".into(), "SCAN".into()],
+        baseline: None,
+    });
 }
 
 /// Statements of the window test's chain (rule 19).

@@ -88,6 +88,13 @@ pub enum Operation {
     /// The modulus of a complex value, `CABS`: a call of the library's hypot, which scales
     /// its arguments to avoid overflow (rule 13a).
     ComplexAbs,
+    /// A reference to INDEX: the call of the library's string search, whatever it scans
+    /// (rule 23).
+    IndexCall,
+    /// One character position INDEX tries as the start of its substring (rule 23): the
+    /// library compares the substring's first character there, and the following ones while
+    /// they match.
+    IndexScan,
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
@@ -136,6 +143,8 @@ impl Operation {
             Operation::Sqrt => "square root",
             Operation::Remainder => "remainder (MOD of reals, fmod)",
             Operation::ComplexAbs => "modulus of a complex (CABS, hypot)",
+            Operation::IndexCall => "INDEX call (string search)",
+            Operation::IndexScan => "INDEX, one position scanned",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
         }
@@ -381,6 +390,8 @@ catalogue! {
     CABD = 119, 12, ComplexAbs, Real, Double, Local, false;
     QCBS = 120, 13, ComplexAbs, Real, Single, Local, false;
     QCBD = 121, 13, ComplexAbs, Real, Double, Local, false;
+    INDX = 122, 11, IndexCall, None, None, None, false;
+    SCAN = 123, 11, IndexScan, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -496,6 +507,8 @@ impl Param {
             MEMO => "ns per memory access instruction",
             WIND => "instructions in flight (a count, not a time)",
             CSTA => "ns per store",
+            INDX => "ns per call",
+            SCAN => "ns per position scanned",
             p if p.cost_kind() == CostKind::Latency => "ns per link",
             _ => "ns per operation",
         }
@@ -513,6 +526,7 @@ impl Param {
             WIND => "rule 19",
             MODS | MODD => "rule 9",
             CABS | CABD => "rule 13a",
+            INDX | SCAN => "rule 23",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",
         }
@@ -632,8 +646,8 @@ mod tests {
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
         // Saavedra-Barrera's 74, 30 latencies, BMIS, DUMA, BMIR, INST, CSTA, the four of
-        // fmod, WIND, MEMO, the four of CABS.
-        assert_eq!(Param::measured().count(), 74 + 30 + 5 + 4 + 1 + 1 + 4);
+        // fmod, WIND, MEMO, the four of CABS, INDEX's two.
+        assert_eq!(Param::measured().count(), 74 + 30 + 5 + 4 + 1 + 1 + 4 + 2);
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //!   multiplication.
 //! - CABS (and ABS of a complex, CDABS, ZABS) is the library's hypot: parameters of its own
 //!   (CABS, CABD), rule 13a. CMPLX and DCMPLX only place two values side by side: free.
+//! - INDEX is the library's string search: one INDX per reference and one SCAN per character
+//!   position it tries, which the counting run counts (rule 23).
 //! - Type conversions (INT, REAL, DBLE, NINT, ...) and the other character and complex
 //!   intrinsics have no parameter: they are counted as uncharacterized, by name.
 
@@ -25,6 +27,9 @@ pub enum IntrinsicRule {
     /// Counts as `n` arithmetic operations of the given kind, `n = per_arg * (args - 1)` when
     /// `per_extra_arg`, else one.
     Arithmetic { op: Operation, per_extra_arg: bool },
+    /// INDEX: a call of the library's string search (INDX) and the positions it scans
+    /// (SCAN, counted by the counting run; rule 23).
+    StringSearch,
     /// No parameter: counted as uncharacterized, by name.
     Uncharacterized,
     /// Costs nothing: the compiler only moves the arguments into place.
@@ -183,7 +188,11 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
     unch("ICHAR", Fixed(Type::Integer)),
     unch("CHAR", Fixed(Type::Character)),
     unch("LEN", Fixed(Type::Integer)),
-    unch("INDEX", Fixed(Type::Integer)),
+    IntrinsicDef {
+        name: "INDEX",
+        result: Fixed(Type::Integer),
+        rule: StringSearch,
+    },
     unch("LGE", Fixed(Type::Logical)),
     unch("LGT", Fixed(Type::Logical)),
     unch("LLE", Fixed(Type::Logical)),

@@ -42,7 +42,9 @@
 //!     DO WHILE costs its condition per test and one GOTO per iteration*.
 //! 12. Logical values are stored and transferred as integers (SIS…, TIS…)*.
 //! 13. Anything else (character operations, I/O statements, type conversions, intrinsics
-//!     without a parameter) is counted as uncharacterized, by kind.
+//!     without a parameter) is counted as uncharacterized, by kind. INDEX is the exception
+//!     (rule 23): INDX per reference and SCAN per character position it tries, which the
+//!     counting run counts ([`charge_index_scans`]).
 //!     13a. A COMPLEX operation counts the real operations gfortran compiles it into, in its
 //!     parts' precision (DOUBLE COMPLEX, COMPLEX*16: double): an addition two additions, a
 //!     multiplication four multiplications and two additions, a division Smith's algorithm
@@ -505,6 +507,10 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
                 add_op(c, op, t, global);
             }
         }
+        Some(IntrinsicRule::StringSearch) => {
+            c.add(Param::INDX, 1);
+            c.add_uncharacterized(INDEX_SCAN, 1);
+        }
         Some(IntrinsicRule::Uncharacterized) | None => {
             c.add_uncharacterized(&format!("intrinsic {}", name.to_ascii_uppercase()), 1)
         }
@@ -809,8 +815,8 @@ pub enum LoopCharge {
     /// square root): the loop lasts at least the sum of these.
     Unit,
     /// Time the issue does not hide: a mispredicted branch refills the pipeline, a library
-    /// function (powers with a real exponent, EXP, LOG, SIN, TAN) runs code outside the loop's
-    /// lines. Added to the loop's issue time.
+    /// function (powers with a real exponent, EXP, LOG, SIN, TAN, fmod, hypot, INDEX's
+    /// search) runs code outside the loop's lines. Added to the loop's issue time.
     Event,
 }
 
@@ -826,6 +832,8 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         | Operation::Tan
         | Operation::Remainder
         | Operation::ComplexAbs
+        | Operation::IndexCall
+        | Operation::IndexScan
         | Operation::ProcedureCall
         | Operation::ConstantStoreLarge => LoopCharge::Event,
         _ => LoopCharge::Issued,
@@ -1003,6 +1011,21 @@ pub fn count_branch_misses(
     OpCounts::one(miss).scaled(misses)
 }
 
+/// Rule 23: what a reference to INDEX leaves uncharacterized until the counting run has
+/// counted the positions it scanned.
+pub const INDEX_SCAN: &str = "INDEX positions scanned";
+
+/// Rule 23: the counts of a statement that scanned `positions` character positions with INDEX
+/// in all (counted by the counting run): one SCAN each, in place of the uncharacterized
+/// scans its INDEX references were counted with. libgfortran's string search tries every
+/// start position up to the first match (all `LEN(string) - LEN(substring) + 1` when there is
+/// none), comparing the substring's characters there until one differs, so its time grows
+/// with the positions; the call itself is INDX.
+pub fn charge_index_scans(c: &mut OpCounts, positions: u64) {
+    c.uncharacterized.remove(INDEX_SCAN);
+    c.add(Param::SCAN, positions);
+}
+
 /// Rule 15 for an arithmetic IF or computed GO TO: the misses the simulated predictor had on
 /// its branches, each costing `miss`; none without a simulation.
 pub fn count_multiway_misses(simulated: Option<u64>, miss: Param) -> OpCounts {
@@ -1152,6 +1175,8 @@ mod tests {
         assert_eq!(loop_charge(Operation::Sqrt), LoopCharge::Unit);
         assert_eq!(loop_charge(Operation::BranchMiss), LoopCharge::Event);
         assert_eq!(loop_charge(Operation::Exp), LoopCharge::Event);
+        // INDEX's search runs in the library, outside the loop's lines (rule 23).
+        assert_eq!(loop_charge(Operation::IndexScan), LoopCharge::Event);
         assert_eq!(loop_charge(Operation::PowerGeneral), LoopCharge::Event);
         assert_eq!(
             loop_charge(Operation::ConstantStoreLarge),
@@ -1485,6 +1510,20 @@ mod tests {
             Expr::elem(&a, vec![Expr::int(1)]),
             Expr::var(&x())
         )));
+    }
+
+    #[test]
+    fn index_costs_a_call_and_leaves_its_scans_to_the_run() {
+        // Rule 23: INDX per reference; the positions come from the counting run.
+        let s = Expr::var(&Operand::local("S", Type::Character));
+        let c = count_expr(&Expr::intrinsic("INDEX", vec![s.clone(), s]));
+        assert_eq!(c.get(Param::INDX), 1);
+        assert_eq!(c.uncharacterized[INDEX_SCAN], 1);
+        let mut run = c.scaled(10);
+        charge_index_scans(&mut run, 990);
+        assert_eq!(run.get(Param::INDX), 10);
+        assert_eq!(run.get(Param::SCAN), 990);
+        assert!(!run.uncharacterized.contains_key(INDEX_SCAN));
     }
 
     #[test]

@@ -1,0 +1,176 @@
+//! Rule 23: the character positions INDEX scans, counted by the counting run.
+//!
+//! libgfortran's INDEX tries each start position of its string in turn until the substring
+//! matches there, so its time is its positions, which only the data decide. The counted copy
+//! adds, before a statement that references INDEX, the positions each reference will scan
+//! (a function of the copy's: the same INDEX, then the match's position, or every position
+//! when there is none) to one counter slot per statement.
+//!
+//! Watched: assignments, block IFs and logical IFs (condition and consequent apart) whose
+//! INDEX references all take two arguments and that call no function of the program (the
+//! copy evaluates the arguments twice). Any other statement keeps its scans uncharacterized.
+
+use crate::analysis::Program;
+use crate::instrument::parenthesized;
+use crate::syntax::Stmt;
+
+/// Byte offsets (in the squeezed text) of the opening parentheses of `INDEX(` references in
+/// `text`, outside character constants and not part of a longer name.
+fn index_references(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut quote = None::<u8>;
+    let mut k = 0;
+    while k < bytes.len() {
+        let b = bytes[k];
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if b == b'\'' || b == b'"' => quote = Some(b),
+            None => {
+                let starts_name =
+                    k == 0 || !(bytes[k - 1].is_ascii_alphanumeric() || bytes[k - 1] == b'_');
+                if starts_name && text[k..].starts_with("INDEX(") {
+                    found.push(k + 5);
+                    k += 6;
+                    continue;
+                }
+            }
+        }
+        k += 1;
+    }
+    found
+}
+
+/// Top-level comma-separated items of an argument list.
+fn split_arguments(list: &str) -> Vec<&str> {
+    let (mut depth, mut quote, mut start) = (0i32, None::<u8>, 0);
+    let mut items = Vec::new();
+    for (k, &b) in list.as_bytes().iter().enumerate() {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"') => quote = Some(b),
+            (None, b'(') => depth += 1,
+            (None, b')') => depth -= 1,
+            (None, b',') if depth == 0 => {
+                items.push(&list[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&list[start..]);
+    items
+}
+
+/// The statements that add the positions of the INDEX references in `text` to `counter`
+/// with function `scan`; None when a reference is not the two-argument form.
+fn additions(text: &str, counter: &str, scan: &str) -> Option<Vec<String>> {
+    index_references(text)
+        .into_iter()
+        .map(|open| {
+            let (list, _) = parenthesized(text, open)?;
+            match split_arguments(list).as_slice() {
+                [string, substring] => {
+                    Some(format!("{counter}={counter}+{scan}({string},{substring})"))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Where the counted copy counts a statement's scans: statements to run before it and
+/// statements to run in its consequent (a logical IF's).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScanWatch {
+    pub before: Vec<String>,
+    pub consequent: Vec<String>,
+}
+
+/// The watch of statement `s`, adding to `counter` with function `scan`; None when its INDEX
+/// references cannot all be watched (see the module comment).
+pub fn scan_watch(prog: &Program, s: usize, counter: &str, scan: &str) -> Option<ScanWatch> {
+    let st = &prog.stmts[s];
+    let text = &prog.statement(s).text;
+    let references = index_references(text).len() as u64;
+    let counted = st
+        .static_counts
+        .uncharacterized
+        .get(model::rules::INDEX_SCAN)
+        .copied()
+        .unwrap_or(0);
+    // Every textual reference is the intrinsic (no array or function of the program by that
+    // name), and no function of the program runs twice.
+    if references == 0 || references != counted || st.static_counts.get(model::Param::PROC) > 0 {
+        return None;
+    }
+    match st.stmt.as_ref()? {
+        Stmt::Assignment(..) | Stmt::BlockIf(_) => Some(ScanWatch {
+            before: additions(text, counter, scan)?,
+            consequent: Vec::new(),
+        }),
+        Stmt::LogicalIf(_, _, at) => Some(ScanWatch {
+            before: additions(&text[..*at], counter, scan)?,
+            consequent: additions(&text[*at..], counter, scan)?,
+        }),
+        _ => None,
+    }
+}
+
+/// Statements whose INDEX scans the counted copy counts, with their counter slots from
+/// `base` on, one each.
+pub fn scan_slots(prog: &Program, base: usize) -> Vec<(usize, usize)> {
+    (0..prog.stmts.len())
+        .filter(|&s| scan_watch(prog, s, "C", "F").is_some())
+        .enumerate()
+        .map(|(j, s)| (s, base + j))
+        .collect()
+}
+
+/// The counted copy's function giving the positions `INDEX(A, B)` scans: the match's
+/// position, or every start position when there is none.
+pub fn scan_function(name: &str) -> Vec<String> {
+    [
+        format!("INTEGER*8 FUNCTION {name}(A, B)"),
+        "CHARACTER*(*) A, B".into(),
+        "INTEGER J".into(),
+        "J = INDEX(A, B)".into(),
+        "IF (J .GT. 0) THEN".into(),
+        format!("   {name} = J"),
+        "ELSE".into(),
+        format!("   {name} = MAX(LEN(A) - LEN(B) + 1, 0)"),
+        "END IF".into(),
+        "END".into(),
+    ]
+    .iter()
+    .map(|l| crate::instrument::fixed_line(None, l))
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_are_found_outside_constants_and_longer_names() {
+        let text = "J=INDEX(S(1:N),'INDEX(')+MYINDEX(3)+INDEX(T,U)";
+        let refs = index_references(text);
+        assert_eq!(refs.len(), 2);
+        assert_eq!(&text[refs[0]..refs[0] + 2], "(S");
+        assert_eq!(
+            additions(text, "OPCNT(4)", "OPCIX").unwrap(),
+            vec![
+                "OPCNT(4)=OPCNT(4)+OPCIX(S(1:N),'INDEX(')".to_string(),
+                "OPCNT(4)=OPCNT(4)+OPCIX(T,U)".to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn the_backward_form_is_not_watched() {
+        assert_eq!(additions("J=INDEX(S,'A',.TRUE.)", "C", "F"), None);
+        assert_eq!(split_arguments("A(1,2),'x,y'"), vec!["A(1,2)", "'x,y'"]);
+    }
+}

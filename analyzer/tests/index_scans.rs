@@ -1,0 +1,74 @@
+//! Rule 23 through a real run: the counted copy counts the character positions each INDEX
+//! reference scans, in assignments, block IFs and logical IFs (condition and consequent),
+//! and leaves the scans it cannot watch uncharacterized.
+
+use model::rules::INDEX_SCAN;
+use model::{OpCounts, Param};
+use std::path::Path;
+
+fn analyze(simulate_branches: bool) -> analyzer::Analysis {
+    let compiler = harness::Compiler::find(None, &["-O0".to_string()])
+        .expect("gfortran is needed (scripts/install-deps.sh installs it)");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index_scans.f");
+    analyzer::analyze_dynamic(
+        std::slice::from_ref(&file),
+        &analyzer::AnalyzeOptions {
+            simulate_branches,
+            ..analyzer::AnalyzeOptions::default()
+        },
+        &compiler,
+        &analyzer::RunSpec::default(),
+    )
+    .unwrap()
+}
+
+fn counts<'a>(a: &'a analyzer::Analysis, unit: &str) -> &'a OpCounts {
+    a.stats
+        .units
+        .iter()
+        .find(|u| u.name == unit)
+        .and_then(|u| u.dynamic_counts.as_ref())
+        .unwrap_or_else(|| panic!("no dynamic counts for {unit}"))
+}
+
+fn unscanned(c: &OpCounts) -> u64 {
+    c.uncharacterized.get(INDEX_SCAN).copied().unwrap_or(0)
+}
+
+#[test]
+fn index_scans_are_counted_where_they_can_be_watched() {
+    let a = analyze(true);
+    // (unit, references run, positions scanned): see the fixture's comments.
+    for (unit, calls, positions) in [
+        ("ASSIGN", 10, 990),
+        ("LCOND", 10, 30),
+        ("LCONS", 5, 50),
+        ("BLOCK", 10, 890),
+    ] {
+        let c = counts(&a, unit);
+        assert_eq!(c.get(Param::INDX), calls, "{unit}: INDEX references");
+        assert_eq!(c.get(Param::SCAN), positions, "{unit}: positions scanned");
+        assert_eq!(unscanned(c), 0, "{unit}: scans left uncharacterized");
+    }
+    // Not watched: an ELSE IF's condition and the backward search; their references still
+    // cost INDX and their scans are reported as uncharacterized.
+    for unit in ["ELSEIF", "BACK"] {
+        let c = counts(&a, unit);
+        assert_eq!(c.get(Param::INDX), 10, "{unit}");
+        assert_eq!(c.get(Param::SCAN), 0, "{unit}");
+        assert_eq!(unscanned(c), 10, "{unit}");
+    }
+    // An array named INDEX is an array.
+    let c = counts(&a, "ARRAY");
+    assert_eq!(c.get(Param::INDX) + c.get(Param::SCAN) + unscanned(c), 0);
+    assert!(c.get(Param::ARR1) >= 10);
+}
+
+#[test]
+fn without_the_simulation_the_scans_stay_uncharacterized() {
+    let a = analyze(false);
+    let c = counts(&a, "ASSIGN");
+    assert_eq!(c.get(Param::INDX), 10);
+    assert_eq!(c.get(Param::SCAN), 0);
+    assert_eq!(unscanned(c), 10);
+}
