@@ -29,7 +29,9 @@ pub struct LoopShape {
     pub longest_chain: OpCounts,
 }
 
-/// Scalars a value reads outside subscripts (those can start a chain, rule 14).
+/// Scalars and elements a value reads outside subscripts (those can start a chain, rule 14;
+/// an element the loop moves only one inside an iteration, rule 19: no iteration's store
+/// comes back to it).
 fn scalars_read(e: &Expr, out: &mut Vec<String>) {
     match e {
         Expr::Variable(o) => {
@@ -37,13 +39,15 @@ fn scalars_read(e: &Expr, out: &mut Vec<String>) {
                 out.push(o.name.clone());
             }
         }
-        Expr::Element { subscripts, .. } if subscripts.iter().all(Expr::is_constant) => {
+        // An element the loop moves starts a chain inside the iteration (rule 19): the
+        // operators on a loaded value wait for one another like those on a scalar's.
+        Expr::Element { .. } => {
             let key = e.to_string();
             if !out.contains(&key) {
                 out.push(key);
             }
         }
-        Expr::Constant { .. } | Expr::Element { .. } | Expr::Opaque { .. } => {}
+        Expr::Constant { .. } | Expr::Opaque { .. } => {}
         Expr::Paren(x) => scalars_read(x, out),
         Expr::Unary { operand, .. } => scalars_read(operand, out),
         Expr::Arith { lhs, rhs, .. }
@@ -981,6 +985,20 @@ mod tests {
             "{:?}",
             loops.iter().map(|l| (l.first, l.last)).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn a_chain_inside_an_iteration_starts_at_a_loaded_element() {
+        // comblk's flux: G = C(I) / (C(I) + C(I+1)); F(I) = G * T(I) / DX, two divisions one
+        // after the other though no scalar starts the chain, and no iteration carries it.
+        let src = "      PROGRAM P\n      DOUBLE PRECISION C(50), T(50), F(50), G, DX\n      INTEGER I\n      DX = 0.5D0\n      DO 10 I = 1, 49\n         G = C(I) / (C(I) + C(I+1))\n         F(I) = G * T(I) / DX\n   10 CONTINUE\n      PRINT *, F(3)\n      END\n";
+        let loops = loops_of(src);
+        assert_eq!(loops.len(), 1);
+        assert!(loops[0].recurrences.is_empty());
+        let chain = &loops[0].longest_chain;
+        assert_eq!(chain.get(Param::QDRD), 2, "{chain:?}");
+        assert_eq!(chain.get(Param::QARD), 1, "{chain:?}");
+        assert_eq!(chain.get(Param::QMRD), 1, "{chain:?}");
     }
 
     #[test]

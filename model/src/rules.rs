@@ -711,10 +711,10 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
         Expr::Variable(o) => {
             return (o.name.eq_ignore_ascii_case(from)).then(OpCounts::new);
         }
-        Expr::Element { subscripts, .. } => {
-            // An element with constant subscripts is a fixed location, like a scalar.
-            let fixed = subscripts.iter().all(Expr::is_constant);
-            return (fixed && e.to_string().eq_ignore_ascii_case(from)).then(OpCounts::new);
+        Expr::Element { .. } => {
+            // An element is the chain's start when it is the one named (a fixed location is
+            // like a scalar; a moving one starts a chain inside an iteration).
+            return (e.to_string().eq_ignore_ascii_case(from)).then(OpCounts::new);
         }
         Expr::Constant { .. } | Expr::Opaque { .. } => return None,
         Expr::Compare { .. } | Expr::Logic { .. } | Expr::Call { .. } => return None,
