@@ -80,7 +80,8 @@ pub fn build_instrumented(
     Ok(exe)
 }
 
-/// Run an executable as the user's program would run; returns its output.
+/// Run an executable as the user's program would run, with the largest stack the system
+/// allows (`harness::raise_stack_limit`); returns its output.
 pub fn run_program(
     exe: &Path,
     run: &RunSpec,
@@ -94,6 +95,7 @@ pub fn run_program(
         None => None,
     };
     let mut cmd = Command::new(exe);
+    harness::raise_stack_limit(&mut cmd);
     cmd.args(&run.args);
     if let Some(d) = &run.cwd {
         cmd.current_dir(d);

@@ -18,4 +18,4 @@ pub use compiler::{CompileError, Compiler, CompilerError};
 pub use copies::OneCopy;
 pub use host::{machine_info, machine_slug};
 pub use loops::{innermost_loops, loops_of_source_loop, FpOps, MachineLoop, PassCounts};
-pub use run::{run_limited, run_streaming, CpuUsage, RunError, RunOutput};
+pub use run::{raise_stack_limit, run_limited, run_streaming, CpuUsage, RunError, RunOutput};

@@ -43,6 +43,28 @@ fn program_name(cmd: &Command) -> String {
     cmd.get_program().to_string_lossy().into_owned()
 }
 
+/// Let the process `cmd` starts grow its stack up to the hard limit, as users of large
+/// Fortran programs do with `ulimit -s unlimited`: opcost runs programs (their counting runs
+/// and their timed runs alike) this way. flang-new keeps a statement's character temporaries
+/// on the stack, and its build of a text-processing loop overflowed the usual 8 MB.
+pub fn raise_stack_limit(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec and only calls getrlimit
+    // and setrlimit, which are async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            let mut limit: libc::rlimit = std::mem::zeroed();
+            if libc::getrlimit(libc::RLIMIT_STACK, &mut limit) == 0
+                && limit.rlim_cur < limit.rlim_max
+            {
+                limit.rlim_cur = limit.rlim_max;
+                libc::setrlimit(libc::RLIMIT_STACK, &limit);
+            }
+            Ok(())
+        });
+    }
+}
+
 /// Run `cmd` to completion under `limit`, feeding `stdin`, collecting its output.
 pub fn run_limited(
     cmd: &mut Command,

@@ -269,7 +269,8 @@ fn compile(
     Ok(exe)
 }
 
-/// One run of a program as its spec says (standard input, arguments, working directory).
+/// One run of a program as its spec says (standard input, arguments, working directory),
+/// with the stack its counting run had (`harness::raise_stack_limit`).
 fn run_once(
     exe: &Path,
     program: &ProgramSpec,
@@ -280,6 +281,7 @@ fn run_once(
         None => None,
     };
     let mut cmd = Command::new(exe);
+    harness::raise_stack_limit(&mut cmd);
     cmd.args(&program.args);
     if let Some(d) = &program.dir {
         cmd.current_dir(d);
