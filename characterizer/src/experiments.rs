@@ -1005,13 +1005,13 @@ fn intrinsic_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
 
 /// Rule 23: INDX, a reference to INDEX, and SCAN, one position it tries, solved together from
 /// searches of a string too short and a string long enough for either to dominate: `GIXk =
-/// INDEX(S, 'QZ')` in a 520- and an 8-character string of the alphabet repeated, where 'QZ'
+/// INDEX(S, 'QZ')` in a 520- and a 2-character string of the alphabet repeated, where 'QZ'
 /// never occurs and its Q starts a partial match at one position in 26, as letters of a text
 /// do. The results go to COMMON, so an optimizer keeps the calls.
 fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     const ALPHABET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
     let target = FLAVORS[5];
-    for (name, string, length, statements) in [("INDX", "SSD", 8usize, 8), ("SCAN", "SSC", 520, 4)]
+    for (name, string, length, statements) in [("INDX", "SSD", 2usize, 8), ("SCAN", "SSC", 520, 4)]
     {
         let text = Operand::local(string, Type::Character);
         let pattern = Expr::Constant {
@@ -1039,7 +1039,7 @@ fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
         let purpose = if name == "SCAN" {
             "INDEX over 519 positions, no match"
         } else {
-            "INDEX over 7 positions, no match"
+            "INDEX over 1 position, no match"
         };
         let mut e = exp(name.into(), purpose, inits, body);
         e.locals = vec![format!("CHARACTER*{length} {string}")];
