@@ -2,30 +2,9 @@
 //! pattern, and learns a repeated random sequence up to the tagged table's capacity.
 
 use model::Param;
-use std::path::Path;
 
-/// Analyze a fixture dynamically, with or without the simulated predictor.
-fn analyze_fixture(name: &str, simulate_branches: bool) -> Option<analyzer::Analysis> {
-    let Ok(compiler) = harness::Compiler::find(None, &["-O0".to_string()]) else {
-        eprintln!("skipping: gfortran is not installed");
-        return None;
-    };
-    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
-    Some(
-        analyzer::analyze_dynamic(
-            std::slice::from_ref(&file),
-            &analyzer::AnalyzeOptions {
-                simulate_branches,
-                ..analyzer::AnalyzeOptions::default()
-            },
-            &compiler,
-            &analyzer::RunSpec::default(),
-        )
-        .unwrap(),
-    )
-}
+mod common;
+use common::analyze_fixture;
 
 fn misses_in(a: &analyzer::Analysis, unit: &str) -> u64 {
     misses_of(a, unit, Param::BMIS)
@@ -43,9 +22,7 @@ fn misses_of(a: &analyzer::Analysis, unit: &str, miss: Param) -> u64 {
 
 #[test]
 fn a_repeated_sequence_is_learned_up_to_the_tables_capacity() {
-    let Some(simulated) = analyze_fixture("long_sequences.f", true) else {
-        return;
-    };
+    let simulated = analyze_fixture("long_sequences.f", true);
     // 3000 random outcomes, 10 passes: about half of the first pass missed, few after.
     let short = misses_in(&simulated, "SHORTS");
     assert!(
@@ -63,10 +40,8 @@ fn a_repeated_sequence_is_learned_up_to_the_tables_capacity() {
 
 #[test]
 fn random_branches_miss_and_patterned_ones_do_not() {
-    let Some(simulated) = analyze_fixture("branches.f", true) else {
-        return;
-    };
-    let bound = analyze_fixture("branches.f", false).unwrap();
+    let simulated = analyze_fixture("branches.f", true);
+    let bound = analyze_fixture("branches.f", false);
     // 4000 evaluations each: random signs miss about half the time, the pattern almost never.
     let misses = |unit: &str| misses_in(&simulated, unit);
     let (random, pattern) = (misses("RANDOM"), misses("PATTRN"));
@@ -96,10 +71,8 @@ fn random_branches_miss_and_patterned_ones_do_not() {
 
 #[test]
 fn arithmetic_ifs_and_computed_go_tos_are_watched_like_ifs() {
-    let Some(simulated) = analyze_fixture("multiway.f", true) else {
-        return;
-    };
-    let bound = analyze_fixture("multiway.f", false).unwrap();
+    let simulated = analyze_fixture("multiway.f", true);
+    let bound = analyze_fixture("multiway.f", false);
     // 4000 evaluations each. Random signs: about half missed; an alternating sign: learned.
     let random = misses_in(&simulated, "ARAND");
     assert!(

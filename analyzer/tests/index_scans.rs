@@ -4,22 +4,11 @@
 
 use model::rules::INDEX_SCAN;
 use model::{OpCounts, Param};
-use std::path::Path;
+
+mod common;
 
 fn analyze(simulate_branches: bool) -> analyzer::Analysis {
-    let compiler = harness::Compiler::find(None, &["-O0".to_string()])
-        .expect("gfortran is needed (scripts/install-deps.sh installs it)");
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/index_scans.f");
-    analyzer::analyze_dynamic(
-        std::slice::from_ref(&file),
-        &analyzer::AnalyzeOptions {
-            simulate_branches,
-            ..analyzer::AnalyzeOptions::default()
-        },
-        &compiler,
-        &analyzer::RunSpec::default(),
-    )
-    .unwrap()
+    common::analyze_fixture("index_scans.f", simulate_branches)
 }
 
 fn counts<'a>(a: &'a analyzer::Analysis, unit: &str) -> &'a OpCounts {
