@@ -77,6 +77,15 @@ pub fn fixed_line(label: Option<u32>, text: &str) -> String {
     }
 }
 
+/// Plan `stmts` at statement `s`; nothing at all when there are none, since a planned edit
+/// rewrites the statement (its label moves, a logical IF becomes a block IF, a DO loop ending
+/// there gets a new terminal).
+fn add_edit(edits: &mut HashMap<usize, Vec<String>>, s: usize, stmts: &[String]) {
+    if !stmts.is_empty() {
+        edits.entry(s).or_default().extend_from_slice(stmts);
+    }
+}
+
 /// Planned edits of a program's source files.
 #[derive(Debug, Clone, Default)]
 pub struct Rewriter {
@@ -103,18 +112,15 @@ impl Rewriter {
     /// Executable statements to run before statement `s` (the label of `s` moves to the
     /// first of them).
     pub fn insert_before(&mut self, s: usize, stmts: &[String]) {
-        self.before.entry(s).or_default().extend_from_slice(stmts);
+        add_edit(&mut self.before, s, stmts);
     }
     /// Statements right after `s` (which must fall through: DO, IF...THEN, ELSE, ...).
     pub fn insert_after(&mut self, s: usize, stmts: &[String]) {
-        self.after.entry(s).or_default().extend_from_slice(stmts);
+        add_edit(&mut self.after, s, stmts);
     }
     /// Statements run when logical IF `s` takes its consequent, before the consequent.
     pub fn insert_in_consequent(&mut self, s: usize, stmts: &[String]) {
-        self.consequent
-            .entry(s)
-            .or_default()
-            .extend_from_slice(stmts);
+        add_edit(&mut self.consequent, s, stmts);
     }
     /// Specification statements at the top of unit `u` (before its first executable
     /// statement, DATA statement or statement function).
@@ -845,13 +851,13 @@ pub fn instrument_counters(
     let mut scanning_units = HashSet::new();
     for &(s, slot) in &scans {
         let counter = format!("{c}({})", slot + 1);
-        if let Some(w) = crate::scans::scan_watch(prog, s, &counter, &names.scan) {
-            if !w.before.is_empty() {
-                rw.insert_before(s, &w.before);
-            }
-            if !w.consequent.is_empty() {
-                rw.insert_in_consequent(s, &w.consequent);
-            }
+        if let Some(w) = crate::scans::scan_watch(prog, s) {
+            rw.insert_before(
+                s,
+                &crate::scans::additions(&w.before, &counter, &names.scan),
+            );
+            let consequent = crate::scans::additions(&w.consequent, &counter, &names.scan);
+            rw.insert_in_consequent(s, &consequent);
             scanning_units.insert(prog.stmts[s].unit);
         }
     }

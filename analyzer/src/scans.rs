@@ -64,36 +64,44 @@ fn split_arguments(list: &str) -> Vec<&str> {
     items
 }
 
-/// The statements that add the positions of the INDEX references in `text` to `counter`
-/// with function `scan`; None when a reference is not the two-argument form.
-fn additions(text: &str, counter: &str, scan: &str) -> Option<Vec<String>> {
+/// The (string, substring) argument texts of the INDEX references in `text`; None when a
+/// reference is not the two-argument form.
+fn arguments(text: &str) -> Option<Vec<(&str, &str)>> {
     index_references(text)
         .into_iter()
         .map(|open| {
             let (list, _) = parenthesized(text, open)?;
             match split_arguments(list).as_slice() {
-                [string, substring] => {
-                    Some(format!("{counter}={counter}+{scan}({string},{substring})"))
-                }
+                [string, substring] => Some((*string, *substring)),
                 _ => None,
             }
         })
         .collect()
 }
 
-/// Where the counted copy counts a statement's scans: statements to run before it and
-/// statements to run in its consequent (a logical IF's).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ScanWatch {
-    pub before: Vec<String>,
-    pub consequent: Vec<String>,
+/// The statements that add the positions the INDEX references with arguments `references`
+/// scan to `counter`, with function `scan`.
+pub fn additions(references: &[(&str, &str)], counter: &str, scan: &str) -> Vec<String> {
+    references
+        .iter()
+        .map(|(string, substring)| format!("{counter}={counter}+{scan}({string},{substring})"))
+        .collect()
 }
 
-/// The watch of statement `s`, adding to `counter` with function `scan`; None when its INDEX
-/// references cannot all be watched (see the module comment).
-pub fn scan_watch(prog: &Program, s: usize, counter: &str, scan: &str) -> Option<ScanWatch> {
+/// The INDEX references of a statement the counted copy watches, as (string, substring)
+/// argument texts: those evaluated before the statement runs, and those in its consequent (a
+/// logical IF's).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScanWatch<'a> {
+    pub before: Vec<(&'a str, &'a str)>,
+    pub consequent: Vec<(&'a str, &'a str)>,
+}
+
+/// The watch of statement `s`; None when its INDEX references cannot all be watched (see the
+/// module comment).
+pub fn scan_watch(prog: &Program, s: usize) -> Option<ScanWatch<'_>> {
     let st = &prog.stmts[s];
-    let text = &prog.statement(s).text;
+    let text = prog.statement(s).text.as_str();
     let references = index_references(text).len() as u64;
     let counted = st
         .static_counts
@@ -108,12 +116,12 @@ pub fn scan_watch(prog: &Program, s: usize, counter: &str, scan: &str) -> Option
     }
     match st.stmt.as_ref()? {
         Stmt::Assignment(..) | Stmt::BlockIf(_) => Some(ScanWatch {
-            before: additions(text, counter, scan)?,
+            before: arguments(text)?,
             consequent: Vec::new(),
         }),
         Stmt::LogicalIf(_, _, at) => Some(ScanWatch {
-            before: additions(&text[..*at], counter, scan)?,
-            consequent: additions(&text[*at..], counter, scan)?,
+            before: arguments(&text[..*at])?,
+            consequent: arguments(&text[*at..])?,
         }),
         _ => None,
     }
@@ -123,7 +131,7 @@ pub fn scan_watch(prog: &Program, s: usize, counter: &str, scan: &str) -> Option
 /// `base` on, one each.
 pub fn scan_slots(prog: &Program, base: usize) -> Vec<(usize, usize)> {
     (0..prog.stmts.len())
-        .filter(|&s| scan_watch(prog, s, "C", "F").is_some())
+        .filter(|&s| scan_watch(prog, s).is_some())
         .enumerate()
         .map(|(j, s)| (s, base + j))
         .collect()
@@ -160,7 +168,7 @@ mod tests {
         assert_eq!(refs.len(), 2);
         assert_eq!(&text[refs[0]..refs[0] + 2], "(S");
         assert_eq!(
-            additions(text, "OPCNT(4)", "OPCIX").unwrap(),
+            additions(&arguments(text).unwrap(), "OPCNT(4)", "OPCIX"),
             vec![
                 "OPCNT(4)=OPCNT(4)+OPCIX(S(1:N),'INDEX(')".to_string(),
                 "OPCNT(4)=OPCNT(4)+OPCIX(T,U)".to_string()
@@ -170,7 +178,7 @@ mod tests {
 
     #[test]
     fn the_backward_form_is_not_watched() {
-        assert_eq!(additions("J=INDEX(S,'A',.TRUE.)", "C", "F"), None);
+        assert_eq!(arguments("J=INDEX(S,'A',.TRUE.)"), None);
         assert_eq!(split_arguments("A(1,2),'x,y'"), vec!["A(1,2)", "'x,y'"]);
     }
 }

@@ -1011,8 +1011,10 @@ fn intrinsic_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
 fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     const ALPHABET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
     let target = FLAVORS[5];
-    for (name, string, length, statements) in [("INDX", "SSD", 2usize, 8), ("SCAN", "SSC", 520, 4)]
-    {
+    for (name, string, length, statements, purpose) in [
+        ("INDX", "SSD", 2usize, 8, "INDEX over 1 position, no match"),
+        ("SCAN", "SSC", 520, 4, "INDEX over 519 positions, no match"),
+    ] {
         let text = Operand::local(string, Type::Character);
         let pattern = Expr::Constant {
             text: "'QZ'".into(),
@@ -1036,11 +1038,6 @@ fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
                 )
             })
             .collect();
-        let purpose = if name == "SCAN" {
-            "INDEX over 519 positions, no match"
-        } else {
-            "INDEX over 1 position, no match"
-        };
         let mut e = exp(name.into(), purpose, inits, body);
         e.locals = vec![format!("CHARACTER*{length} {string}")];
         exps.push(e);
