@@ -70,6 +70,23 @@ const PREVIOUS: &str = "#prev";
 /// Suffix of a carried element read at this iteration's location (`X(I)` read where `X(I)` is
 /// written): continues a chain only when written earlier in the iteration; never an origin.
 const CURRENT: &str = "#cur";
+/// Suffix of a followed function's result read by the reference (rule 14b): the same value as
+/// the callee's result variable, reached through the function's return (QFRS, QFRD).
+const RETURNED: &str = "#ret";
+
+/// The type of the scalar named `name` that `e` reads, if it reads one.
+fn type_read(e: &Expr, name: &str) -> Option<model::expr::Type> {
+    let found = std::cell::Cell::new(None);
+    e.rebuild(&|x| {
+        if let Expr::Variable(o) = x {
+            if o.name == name && found.get().is_none() {
+                found.set(Some(o.ty));
+            }
+        }
+        None
+    });
+    found.get()
+}
 
 /// One step of an iteration, in execution order, as the chain finder sees it: an assignment,
 /// or the edges of a block IF whose branches are alternatives (only one runs per iteration, so
@@ -168,13 +185,21 @@ pub fn recurrences_of(steps: &[Step]) -> (Vec<(OpCounts, u32)>, OpCounts) {
         scalars_read(value, &mut reads);
         let mut next: HashMap<String, OpCounts> = HashMap::new();
         for w in &reads {
-            let Some(step) = rules::chain_latency(target, value, w) else {
+            let Some(mut step) = rules::chain_latency(target, value, w) else {
                 continue;
             };
+            if w.ends_with(RETURNED) {
+                if let Some(t) = type_read(value, w) {
+                    step += &rules::function_result_latency(t);
+                }
+            }
             let sources: Vec<(String, OpCounts)> = if let Some(base) = w.strip_suffix(PREVIOUS) {
                 vec![(base.to_string(), OpCounts::new())]
             } else {
-                let key = w.strip_suffix(CURRENT).unwrap_or(w);
+                let key = w
+                    .strip_suffix(CURRENT)
+                    .or_else(|| w.strip_suffix(RETURNED))
+                    .unwrap_or(w);
                 match chains.get(key) {
                     Some(m) => m.iter().map(|(o, c)| (o.clone(), c.clone())).collect(),
                     None => vec![(w.clone(), OpCounts::new())],
@@ -492,17 +517,32 @@ fn branching(s: &Stmt) -> Option<Step> {
 fn iteration_steps(prog: &Program, first: usize, last: usize) -> (Vec<Step>, bool) {
     let mut body = Vec::new();
     let mut complete = true;
+    let references = std::cell::Cell::new(0);
     for st in &prog.stmts[first..=last] {
         if let Some(b) = st.stmt.as_ref().and_then(branching) {
             body.push(b);
         }
         if let Some((t, v)) = &st.assignment {
-            let v = with_functions_inlined(prog, v, &mut body, 0);
+            let v = with_functions_inlined(prog, v, &mut body, 0, &references);
             body.push(Step::Assign(t.clone(), v));
         }
         if let Some((name, actuals)) = &st.call {
-            match inlined(prog, name, actuals, UnitKind::Subroutine) {
-                Some(callee) => body.extend(callee),
+            let prefix = format!("{}%", name.to_ascii_uppercase());
+            match inlined(prog, name, actuals, UnitKind::Subroutine, prefix) {
+                // The functions the subroutine's assignments reference are followed as the
+                // loop's own are.
+                Some(callee) => {
+                    for step in callee {
+                        match step {
+                            Step::Assign(t, value) => {
+                                let value =
+                                    with_functions_inlined(prog, &value, &mut body, 1, &references);
+                                body.push(Step::Assign(t, value));
+                            }
+                            other => body.push(other),
+                        }
+                    }
+                }
                 None => complete = false,
             }
         }
@@ -516,8 +556,15 @@ const FUNCTION_DEPTH: usize = 4;
 /// `v` with each reference to a straight-through FUNCTION replaced by the function's result
 /// (the callee's own variable of the function's name); the function's steps, in the caller's
 /// names and with the references inside them inlined the same way, are pushed onto `body`
-/// before it.
-fn with_functions_inlined(prog: &Program, v: &Expr, body: &mut Vec<Step>, depth: usize) -> Expr {
+/// before it. Each reference gets names of its own (`references` numbers them): FMS's
+/// `PROD(A, B) - PROD(C, D)` is two products, not one overwritten by the other.
+fn with_functions_inlined(
+    prog: &Program,
+    v: &Expr,
+    body: &mut Vec<Step>,
+    depth: usize,
+    references: &std::cell::Cell<usize>,
+) -> Expr {
     if depth >= FUNCTION_DEPTH {
         return v.clone();
     }
@@ -529,21 +576,28 @@ fn with_functions_inlined(prog: &Program, v: &Expr, body: &mut Vec<Step>, depth:
         let mut steps = Vec::new();
         let args: Vec<Expr> = args
             .iter()
-            .map(|a| with_functions_inlined(prog, a, &mut steps, depth + 1))
+            .map(|a| with_functions_inlined(prog, a, &mut steps, depth + 1, references))
             .collect();
         // A function that cannot be followed stays a reference, its arguments followed.
-        let result = match function_result(prog, name, &args) {
+        references.set(references.get() + 1);
+        let result = match function_result(prog, name, &args, references.get()) {
             Some((callee, result)) => {
                 for step in callee {
                     match step {
                         Step::Assign(t, value) => {
-                            let value = with_functions_inlined(prog, &value, &mut steps, depth + 1);
+                            let value = with_functions_inlined(
+                                prog,
+                                &value,
+                                &mut steps,
+                                depth + 1,
+                                references,
+                            );
                             steps.push(Step::Assign(t, value));
                         }
                         other => steps.push(other),
                     }
                 }
-                result
+                returned(result)
             }
             None => Expr::Call {
                 name: name.clone(),
@@ -558,12 +612,31 @@ fn with_functions_inlined(prog: &Program, v: &Expr, body: &mut Vec<Step>, depth:
     out
 }
 
+/// The reference's view of a followed function's result variable (rule 14b).
+fn returned(result: Expr) -> Expr {
+    match result {
+        Expr::Variable(mut o) => {
+            o.name.push_str(RETURNED);
+            Expr::Variable(o)
+        }
+        other => other,
+    }
+}
+
 /// A straight-through FUNCTION's steps for actual arguments `actuals`, in the caller's names,
-/// and its result as an expression (the callee's variable of the function's name).
-fn function_result(prog: &Program, name: &str, actuals: &[Expr]) -> Option<(Vec<Step>, Expr)> {
-    let steps = inlined(prog, name, actuals, UnitKind::Function)?;
-    // The callee's own names are prefixed by its name (`Callee::own`).
-    let own = format!("{0}%{0}", name.to_ascii_uppercase());
+/// and its result as an expression (the callee's variable of the function's name), the
+/// callee's own names those of reference number `reference`.
+fn function_result(
+    prog: &Program,
+    name: &str,
+    actuals: &[Expr],
+    reference: usize,
+) -> Option<(Vec<Step>, Expr)> {
+    let name = name.to_ascii_uppercase();
+    // The callee's own names are prefixed by its name and the reference (`Callee::own`).
+    let prefix = format!("{name}%{reference}%");
+    let own = format!("{prefix}{name}");
+    let steps = inlined(prog, &name, actuals, UnitKind::Function, prefix)?;
     let result = steps.iter().rev().find_map(|s| match s {
         Step::Assign(t @ Expr::Variable(o), _) if o.name.eq_ignore_ascii_case(&own) => {
             Some(t.clone())
@@ -576,7 +649,13 @@ fn function_result(prog: &Program, name: &str, actuals: &[Expr]) -> Option<(Vec<
 /// The steps of subroutine or function `name` called with `actuals`, in the caller's names:
 /// each dummy becomes its actual argument (a variable or element; anything else a
 /// temporary), each local of the callee a name of its own; COMMON members keep theirs.
-fn inlined(prog: &Program, name: &str, actuals: &[Expr], kind: UnitKind) -> Option<Vec<Step>> {
+fn inlined(
+    prog: &Program,
+    name: &str,
+    actuals: &[Expr],
+    kind: UnitKind,
+    prefix: String,
+) -> Option<Vec<Step>> {
     let unit = prog
         .units
         .iter()
@@ -589,7 +668,7 @@ fn inlined(prog: &Program, name: &str, actuals: &[Expr], kind: UnitKind) -> Opti
         return None;
     }
     let callee = Callee {
-        prefix: format!("{}%", unit.name.to_ascii_uppercase()),
+        prefix,
         dummies,
         actuals,
     };
@@ -1050,6 +1129,40 @@ mod tests {
             "{:?}",
             main.recurrences
         );
+    }
+
+    #[test]
+    fn a_chain_back_through_a_real_functions_result_waits_for_its_return() {
+        // T = PROD(T, X): the product, the transfer into the result, its return (rule 14b)
+        // and the transfer into T, once a link; an integer result returns for nothing more.
+        let src = "      PROGRAM P\n      DOUBLE PRECISION T, X, PROD\n      INTEGER I, K, NXT\n      T = 1.0D0\n      X = 0.5D0\n      K = 1\n      DO 10 I = 1, 100\n         T = PROD(T, X)\n         K = NXT(K)\n   10 CONTINUE\n      PRINT *, T, K\n      END\n      DOUBLE PRECISION FUNCTION PROD(A, B)\n      DOUBLE PRECISION A, B\n      PROD = A * B\n      END\n      INTEGER FUNCTION NXT(J)\n      INTEGER J\n      NXT = J * 3\n      END\n";
+        let loops = loops_of(src);
+        let main = loops.iter().find(|l| l.unit == 0).unwrap();
+        let r = &main.recurrences;
+        let t = r.iter().find(|x| x.0.get(Param::QMRD) == 1);
+        let t = t.unwrap_or_else(|| panic!("T's chain through PROD: {r:?}"));
+        assert_eq!(t.0.get(Param::QFRD), 1, "{r:?}");
+        assert_eq!(t.0.get(Param::QTRD), 2, "{r:?}");
+        let k = r.iter().find(|x| x.0.get(Param::QMIS) == 1);
+        let k = k.unwrap_or_else(|| panic!("K's chain through NXT: {r:?}"));
+        assert_eq!(k.0.get(Param::QFRS) + k.0.get(Param::QFRD), 0, "{r:?}");
+    }
+
+    #[test]
+    fn a_called_subroutines_function_references_carry_the_chain_each_with_its_own_names() {
+        // P1 -> FMS(X, P1, X, P0) -> P2 -> P1 inside STEP: the product of P1, the difference
+        // and two returns, once an iteration. FMS references PROD twice; were both one
+        // PROD, the second would overwrite the first and P1's product would be lost.
+        let src = "      PROGRAM P\n      DOUBLE PRECISION P0, P1, X\n      INTEGER I\n      P0 = 1.0D0\n      P1 = 0.5D0\n      X = 0.3D0\n      DO 10 I = 1, 100\n         CALL STEP(X, P0, P1)\n   10 CONTINUE\n      PRINT *, P1\n      END\n      SUBROUTINE STEP(X, P0, P1)\n      DOUBLE PRECISION X, P0, P1, P2, FMS\n      P2 = FMS(X, P1, X, P0)\n      P0 = P1\n      P1 = P2\n      END\n      DOUBLE PRECISION FUNCTION FMS(A, B, C, D)\n      DOUBLE PRECISION A, B, C, D, PROD\n      FMS = PROD(A, B) - PROD(C, D)\n      END\n      DOUBLE PRECISION FUNCTION PROD(A, B)\n      DOUBLE PRECISION A, B\n      PROD = A * B\n      END\n";
+        let loops = loops_of(src);
+        let main = loops.iter().find(|l| l.unit == 0).unwrap();
+        let r = &main.recurrences;
+        let p1 = r
+            .iter()
+            .find(|(c, span)| *span == 1 && c.get(Param::QMRD) == 1)
+            .unwrap_or_else(|| panic!("P1's chain through FMS and PROD in one iteration: {r:?}"));
+        assert_eq!(p1.0.get(Param::QARD), 1, "{r:?}");
+        assert_eq!(p1.0.get(Param::QFRD), 2, "{r:?}");
     }
 
     #[test]

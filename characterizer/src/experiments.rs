@@ -1266,12 +1266,61 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
             }
         }
     }
+    function_result_experiments(exps, groups);
     for f in [FLAVORS[0], FLAVORS[1]] {
         for case in intrinsic_cases(f, CostKind::Latency) {
             let body = chained(f, FEW_CHAINS, |k| (case.value)(&f.x(1), k));
             exps.push(exp(case.param.to_string(), case.purpose, case.inits, body));
             groups.push(single(&[case.param], case.param.mnemonic()));
         }
+    }
+}
+
+/// Rule 14b: QFRS and QFRD, a REAL or DOUBLE PRECISION function's result on a chain, from
+/// the chain `X1 = OPCFRS(X1)` (`OPCFRD`): a function of the tests' file that returns its
+/// argument, so a link is the transfer into its result, the result's return and the transfer
+/// into X1, as the analyzer counts a chain through a followed function. An optimizer inlines
+/// it, as it does a program's own functions: the parameter then measures nothing.
+fn function_result_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    for f in [FLAVORS[0], FLAVORS[1]] {
+        let name = if f.ty == Type::Double {
+            "OPCFRD"
+        } else {
+            "OPCFRS"
+        };
+        let x1 = f.x(1);
+        let result = Operand::local(&format!("{name}%{name}"), f.ty);
+        let mut counts = rules::chain_latency(&Expr::var(&result), &v(&x1), &x1.name)
+            .expect("the function's result reads its argument");
+        counts += &rules::chain_latency(&Expr::var(&x1), &v(&result), &result.name)
+            .expect("X1 reads the result");
+        counts += &rules::function_result_latency(f.ty);
+        let param = counts
+            .params
+            .keys()
+            .copied()
+            .find(|p| p.def().operation == model::catalogue::Operation::FunctionResult)
+            .expect("a real function's result has a latency parameter");
+        let body = (1..=CHAINS)
+            .map(|_| BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!("{x} = {name}({x})", x = x1.name),
+                }],
+                counts: counts.clone(),
+            })
+            .collect();
+        exps.push(exp(
+            param.to_string(),
+            "dependent X = F(X) through a function returning its argument",
+            inits_for(f, CHAINS, Some(1.0), None, None),
+            body,
+        ));
+        groups.push(Group {
+            unknowns: vec![param],
+            experiments: vec![param.to_string()],
+            baseline: None,
+        });
     }
 }
 

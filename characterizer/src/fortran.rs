@@ -113,6 +113,9 @@ fn declarations(w: &mut FixedForm) {
     w.s("INTEGER IVAL, NEWLIM");
     w.s("LOGICAL LVAL");
     w.s("EXTERNAL RVAL, DVAL, IVAL, LVAL, NEWLIM");
+    w.s("REAL OPCFRS");
+    w.s("DOUBLE PRECISION OPCFRD");
+    w.s("EXTERNAL OPCFRS, OPCFRD");
 }
 
 /// Which guard routine checks an operand, by its pool (None: integers and logicals cannot go
@@ -238,11 +241,23 @@ pub fn generate(experiments: &[Experiment]) -> TestProgram {
         passes.push(test_subroutine(&mut w, i + 1, e));
         ranges.push(start..w.lines + 1);
     }
+    returning_functions(&mut w);
     TestProgram {
         tests_source: w.text,
         support_source: support(),
         line_ranges: ranges,
         pass_ranges: passes,
+    }
+}
+
+/// The functions of rule 14b's tests (QFRS, QFRD), which return their argument: in the tests'
+/// own file, as a program's functions are in its, so an optimizer inlines them the same way.
+fn returning_functions(w: &mut FixedForm) {
+    for (ty, f) in [("REAL", "OPCFRS"), ("DOUBLE PRECISION", "OPCFRD")] {
+        w.s(&format!("{ty} FUNCTION {f}(V)"));
+        w.s(&format!("{ty} V"));
+        w.s(&format!("{f} = V"));
+        w.s("END");
     }
 }
 

@@ -95,6 +95,10 @@ pub enum Operation {
     /// library compares the substring's first character there, and the following ones while
     /// they match.
     IndexScan,
+    /// A REAL or DOUBLE PRECISION function's result on its way back to the reference, on a
+    /// chain (rule 14b): at -O0 gfortran returns it through the callee's frame and moves it
+    /// between the floating-point and integer registers.
+    FunctionResult,
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
@@ -145,6 +149,7 @@ impl Operation {
             Operation::ComplexAbs => "modulus of a complex (CABS, hypot)",
             Operation::IndexCall => "INDEX call (string search)",
             Operation::IndexScan => "INDEX, one position scanned",
+            Operation::FunctionResult => "function result returned",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
         }
@@ -392,6 +397,8 @@ catalogue! {
     QCBD = 121, 13, ComplexAbs, Real, Double, Local, false;
     INDX = 122, 11, IndexCall, None, None, None, false;
     SCAN = 123, 11, IndexScan, None, None, None, false;
+    QFRS = 124, 13, FunctionResult, Real, Single, Local, false;
+    QFRD = 125, 13, FunctionResult, Real, Double, Local, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -527,6 +534,7 @@ impl Param {
             MODS | MODD => "rule 9",
             CABS | CABD => "rule 13a",
             INDX | SCAN => "rule 23",
+            QFRS | QFRD => "rule 14b",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",
         }

@@ -207,11 +207,15 @@ fn charge_loop(
             .sum()
     };
     let thr = summed(&|_| true);
+    // A latency parameter the machine file lacks (a file made before it: QFRS, QFRD) counts
+    // as nothing on a chain rather than dropping the chain.
     let cost = |r: &OpCounts| -> Option<f64> {
-        r.params
-            .iter()
-            .map(|(p, &c)| table.get(p).map(|t| c as f64 * t.0))
-            .sum::<Option<f64>>()
+        Some(
+            r.params
+                .iter()
+                .map(|(p, &c)| table.get(p).map_or(0.0, |t| c as f64 * t.0))
+                .sum(),
+        )
     };
     // Each bound as (its time ns, its counts over the whole run).
     // A recurrence spanning k iterations waits its latency once every k iterations.
