@@ -532,16 +532,7 @@ fn iteration_steps(prog: &Program, first: usize, last: usize) -> (Vec<Step>, boo
                 // The functions the subroutine's assignments reference are followed as the
                 // loop's own are.
                 Some(callee) => {
-                    for step in callee {
-                        match step {
-                            Step::Assign(t, value) => {
-                                let value =
-                                    with_functions_inlined(prog, &value, &mut body, 1, &references);
-                                body.push(Step::Assign(t, value));
-                            }
-                            other => body.push(other),
-                        }
-                    }
+                    push_with_functions_inlined(prog, callee, &mut body, 1, &references)
                 }
                 None => complete = false,
             }
@@ -582,21 +573,7 @@ fn with_functions_inlined(
         references.set(references.get() + 1);
         let result = match function_result(prog, name, &args, references.get()) {
             Some((callee, result)) => {
-                for step in callee {
-                    match step {
-                        Step::Assign(t, value) => {
-                            let value = with_functions_inlined(
-                                prog,
-                                &value,
-                                &mut steps,
-                                depth + 1,
-                                references,
-                            );
-                            steps.push(Step::Assign(t, value));
-                        }
-                        other => steps.push(other),
-                    }
-                }
+                push_with_functions_inlined(prog, callee, &mut steps, depth + 1, references);
                 returned(result)
             }
             None => Expr::Call {
@@ -610,6 +587,26 @@ fn with_functions_inlined(
     });
     body.extend(pushed.into_inner());
     out
+}
+
+/// Push a callee's `steps` onto `body`, the functions its assignments reference inlined
+/// ([`with_functions_inlined`] at `depth`).
+fn push_with_functions_inlined(
+    prog: &Program,
+    steps: Vec<Step>,
+    body: &mut Vec<Step>,
+    depth: usize,
+    references: &std::cell::Cell<usize>,
+) {
+    for step in steps {
+        match step {
+            Step::Assign(t, value) => {
+                let value = with_functions_inlined(prog, &value, body, depth, references);
+                body.push(Step::Assign(t, value));
+            }
+            other => body.push(other),
+        }
+    }
 }
 
 /// The reference's view of a followed function's result variable (rule 14b).

@@ -1316,11 +1316,7 @@ fn function_result_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Grou
             inits_for(f, CHAINS, Some(1.0), None, None),
             body,
         ));
-        groups.push(Group {
-            unknowns: vec![param],
-            experiments: vec![param.to_string()],
-            baseline: None,
-        });
+        groups.push(single(&[param], param.mnemonic()));
     }
 }
 

@@ -209,21 +209,14 @@ fn charge_loop(
     let thr = summed(&|_| true);
     // A latency parameter the machine file lacks (a file made before it: QFRS, QFRD) counts
     // as nothing on a chain rather than dropping the chain.
-    let cost = |r: &OpCounts| -> Option<f64> {
-        Some(
-            r.params
-                .iter()
-                .map(|(p, &c)| table.get(p).map_or(0.0, |t| c as f64 * t.0))
-                .sum(),
-        )
-    };
+    let cost = |r: &OpCounts| -> f64 { r.params.iter().map(|(p, &c)| c as f64 * value(p)).sum() };
     // Each bound as (its time ns, its counts over the whole run).
     // A recurrence spanning k iterations waits its latency once every k iterations.
     let recurrence = l
         .recurrences_with_spans()
-        .filter_map(|(r, span)| {
+        .map(|(r, span)| {
             let times = n / span as f64;
-            cost(r).map(|c| (times * c, r.scaled(times.round() as u64)))
+            (times * cost(r), r.scaled(times.round() as u64))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0));
     let issue = issue_bound(l, table);
@@ -305,7 +298,7 @@ fn charge_loop(
 fn busiest(
     l: &LoopStats,
     b: &IssueBound,
-    cost: &dyn Fn(&OpCounts) -> Option<f64>,
+    cost: &dyn Fn(&OpCounts) -> f64,
     unit_ns: f64,
     table: &BTreeMap<Param, (f64, f64, usize)>,
     hw: &Hardware,
@@ -313,7 +306,7 @@ fn busiest(
     let n = l.iterations.unwrap_or(0) as f64;
     let window = table.get(&Param::WIND).map_or(0.0, |w| {
         let all = l.instructions.unwrap_or(0) as f64;
-        cost(&l.longest_chain).map_or(0.0, |c| rules::window_bound(c, all, w.0))
+        rules::window_bound(cost(&l.longest_chain), all, w.0)
     });
     let divider = l
         .divider_instructions
