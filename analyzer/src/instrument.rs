@@ -30,6 +30,8 @@ pub struct Names {
     pub induction: String,
     /// The function giving the positions an INDEX reference scans (rule 23).
     pub scan: String,
+    /// The function giving a bit of a sine or cosine argument's quadrant (rule 24).
+    pub quadrant: String,
 }
 
 impl Names {
@@ -51,6 +53,7 @@ impl Names {
                 predictor: format!("OPCBP{s}"),
                 induction: format!("OPCIV{s}"),
                 scan: format!("OPCIX{s}"),
+                quadrant: format!("OPCQD{s}"),
             };
             let all = [
                 &n.counters,
@@ -59,6 +62,7 @@ impl Names {
                 &n.block_data,
                 &n.predictor,
                 &n.scan,
+                &n.quadrant,
             ];
             let prefix_free = !words.iter().any(|w| w.starts_with(n.induction.as_str()));
             if prefix_free && all.iter().all(|w| !words.contains(w.as_str())) {
@@ -481,6 +485,16 @@ fn scan_slots(prog: &Program) -> Vec<(usize, usize)> {
     crate::scans::scan_slots(prog, base)
 }
 
+/// Statements whose sine and cosine quadrant branches the simulated predictor watches (rule
+/// 24), one slot each (their misses), after the scans' slots.
+fn quadrant_slots(prog: &Program) -> Vec<(usize, usize)> {
+    let base = prog.probes.len()
+        + BRANCH_SLOTS * branch_slots(prog).len()
+        + multiway_slots(prog).len()
+        + scan_slots(prog).len();
+    crate::quadrants::quadrant_slots(prog, base)
+}
+
 /// The counter slots of every branch the simulated predictor watches (rule 15), by statement,
 /// found once per program: the counts of a run look each statement's up.
 #[derive(Debug, Clone, Default)]
@@ -491,6 +505,9 @@ pub struct WatchedSlots {
     multiway: HashMap<usize, usize>,
     /// Statements whose INDEX scans are counted: statement -> slot ([`scan_slots`]).
     scans: HashMap<usize, usize>,
+    /// Statements whose quadrant branches are simulated: statement -> slot
+    /// ([`quadrant_slots`]).
+    quadrants: HashMap<usize, usize>,
 }
 
 impl WatchedSlots {
@@ -499,6 +516,7 @@ impl WatchedSlots {
             ifs: branch_slots(prog).into_iter().collect(),
             multiway: multiway_slots(prog).into_iter().collect(),
             scans: scan_slots(prog).into_iter().collect(),
+            quadrants: quadrant_slots(prog).into_iter().collect(),
         }
     }
 
@@ -506,6 +524,12 @@ impl WatchedSlots {
     /// (rule 23), if the run counted them.
     pub fn index_scans(&self, s: usize, counters: &[u64]) -> Option<u64> {
         counters.get(*self.scans.get(&s)?).copied()
+    }
+
+    /// The simulated misses of statement `s`'s quadrant branches (rule 24) in a run's
+    /// `counters`, if the run simulated them.
+    pub fn quadrant_misses(&self, s: usize, counters: &[u64]) -> Option<u64> {
+        counters.get(*self.quadrants.get(&s)?).copied()
     }
 
     /// The simulated misses of IF `s` in a run's `counters`.
@@ -763,12 +787,16 @@ pub fn instrument_counters(
         Vec::new()
     };
     // Counted with the simulation only: their slots come after the simulation's.
-    let scans = if simulate_branches {
-        scan_slots(prog)
+    let (scans, quadrants) = if simulate_branches {
+        (scan_slots(prog), quadrant_slots(prog))
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
-    let used = prog.probes.len() + BRANCH_SLOTS * slots.len() + multiway.len() + scans.len();
+    let used = prog.probes.len()
+        + BRANCH_SLOTS * slots.len()
+        + multiway.len()
+        + scans.len()
+        + quadrants.len();
     // One more slot flags a step that was zero at run time (see `induction`).
     let zero_step_flag = loops
         .iter()
@@ -864,6 +892,21 @@ pub fn instrument_counters(
     for u in scanning_units {
         rw.declare(u, &[format!("INTEGER*8 {}", names.scan)]);
     }
+    let mut quadrant_units = HashSet::new();
+    for (j, &(s, slot)) in quadrants.iter().enumerate() {
+        let miss = format!("{c}({})", slot + 1);
+        if let Some(w) = crate::quadrants::quadrant_watch(prog, s) {
+            let feed = |args: &[&str]| {
+                crate::quadrants::feeds(args, &names.predictor, &names.quadrant, &miss, j)
+            };
+            rw.insert_before(s, &feed(&w.before));
+            rw.insert_in_consequent(s, &feed(&w.consequent));
+            quadrant_units.insert(prog.stmts[s].unit);
+        }
+    }
+    for u in quadrant_units {
+        rw.declare(u, &[format!("INTEGER*8 {}", names.quadrant)]);
+    }
     for (s, st) in prog.stmts.iter().enumerate() {
         let main = prog.units[st.unit].kind == UnitKind::Main;
         match &st.stmt {
@@ -901,6 +944,7 @@ pub fn instrument_counters(
     .into_iter()
     .chain(predictor_subroutine(&names.predictor))
     .chain(crate::scans::scan_function(&names.scan))
+    .chain(crate::quadrants::quadrant_function(&names.quadrant))
     .collect::<Vec<_>>()
     .join("\n")
         + "\n";

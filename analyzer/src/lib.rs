@@ -24,6 +24,7 @@ pub mod induction;
 pub mod instrument;
 pub mod mutate;
 pub mod parse;
+pub mod quadrants;
 pub mod recurrence;
 pub mod report;
 pub mod scans;

@@ -14,9 +14,9 @@ use crate::analysis::Program;
 use crate::instrument::parenthesized;
 use crate::syntax::Stmt;
 
-/// Byte offsets (in the squeezed text) of the opening parentheses of `INDEX(` references in
-/// `text`, outside character constants and not part of a longer name.
-fn index_references(text: &str) -> Vec<usize> {
+/// Byte offsets (in the squeezed text) of the opening parentheses of references to any of
+/// `names` in `text`, outside character constants and not part of a longer name.
+pub(crate) fn references_to(text: &str, names: &[&str]) -> Vec<usize> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut quote = None::<u8>;
@@ -30,9 +30,12 @@ fn index_references(text: &str) -> Vec<usize> {
             None => {
                 let starts_name =
                     k == 0 || !(bytes[k - 1].is_ascii_alphanumeric() || bytes[k - 1] == b'_');
-                if starts_name && text[k..].starts_with("INDEX(") {
-                    found.push(k + 5);
-                    k += 6;
+                let named = names
+                    .iter()
+                    .find(|n| text[k..].starts_with(**n) && text[k + n.len()..].starts_with('('));
+                if let (true, Some(n)) = (starts_name, named) {
+                    found.push(k + n.len());
+                    k += n.len() + 1;
                     continue;
                 }
             }
@@ -42,8 +45,13 @@ fn index_references(text: &str) -> Vec<usize> {
     found
 }
 
+/// The opening parentheses of `INDEX(` references in `text` (see [`references_to`]).
+fn index_references(text: &str) -> Vec<usize> {
+    references_to(text, &["INDEX"])
+}
+
 /// Top-level comma-separated items of an argument list.
-fn split_arguments(list: &str) -> Vec<&str> {
+pub(crate) fn split_arguments(list: &str) -> Vec<&str> {
     let (mut depth, mut quote, mut start) = (0i32, None::<u8>, 0);
     let mut items = Vec::new();
     for (k, &b) in list.as_bytes().iter().enumerate() {
@@ -88,43 +96,57 @@ pub fn additions(references: &[(&str, &str)], counter: &str, scan: &str) -> Vec<
         .collect()
 }
 
-/// The INDEX references of a statement the counted copy watches, as (string, substring)
-/// argument texts: those evaluated before the statement runs, and those in its consequent (a
-/// logical IF's).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ScanWatch<'a> {
-    pub before: Vec<(&'a str, &'a str)>,
-    pub consequent: Vec<(&'a str, &'a str)>,
+/// The library references of a statement the counted copy watches: those evaluated before
+/// the statement runs, and those in its consequent (a logical IF's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Watch<T> {
+    pub before: Vec<T>,
+    pub consequent: Vec<T>,
 }
 
-/// The watch of statement `s`; None when its INDEX references cannot all be watched (see the
-/// module comment).
-pub fn scan_watch(prog: &Program, s: usize) -> Option<ScanWatch<'_>> {
+/// The INDEX references of a watched statement, as (string, substring) argument texts.
+pub type ScanWatch<'a> = Watch<(&'a str, &'a str)>;
+
+/// The watch of statement `s` over the references `arguments` reads from a text, of which
+/// the counting rules counted `counted`; None when they cannot all be watched: a reference
+/// the rules did not count as the intrinsic (an array or function of the program by that
+/// name), a function of the program in the statement (the copy evaluates the arguments
+/// twice), or a statement other than an assignment, block IF or logical IF.
+pub(crate) fn watch<'a, T>(
+    prog: &'a Program,
+    s: usize,
+    counted: u64,
+    arguments: impl Fn(&'a str) -> Option<Vec<T>>,
+) -> Option<Watch<T>> {
     let st = &prog.stmts[s];
     let text = prog.statement(s).text.as_str();
-    let references = index_references(text).len() as u64;
-    let counted = st
-        .static_counts
-        .uncharacterized
-        .get(model::rules::INDEX_SCAN)
-        .copied()
-        .unwrap_or(0);
-    // Every textual reference is the intrinsic (no array or function of the program by that
-    // name), and no function of the program runs twice.
+    let references = arguments(text)?.len() as u64;
     if references == 0 || references != counted || st.static_counts.get(model::Param::PROC) > 0 {
         return None;
     }
     match st.stmt.as_ref()? {
-        Stmt::Assignment(..) | Stmt::BlockIf(_) => Some(ScanWatch {
+        Stmt::Assignment(..) | Stmt::BlockIf(_) => Some(Watch {
             before: arguments(text)?,
             consequent: Vec::new(),
         }),
-        Stmt::LogicalIf(_, _, at) => Some(ScanWatch {
+        Stmt::LogicalIf(_, _, at) => Some(Watch {
             before: arguments(&text[..*at])?,
             consequent: arguments(&text[*at..])?,
         }),
         _ => None,
     }
+}
+
+/// The watch of statement `s`'s INDEX references; None when they cannot all be watched (see
+/// the module comment).
+pub fn scan_watch(prog: &Program, s: usize) -> Option<ScanWatch<'_>> {
+    let counted = prog.stmts[s]
+        .static_counts
+        .uncharacterized
+        .get(model::rules::INDEX_SCAN)
+        .copied()
+        .unwrap_or(0);
+    watch(prog, s, counted, arguments)
 }
 
 /// Statements whose INDEX scans the counted copy counts, with their counter slots from

@@ -88,7 +88,8 @@ impl CalleeWork {
 }
 
 /// Dynamic counts of statement `s`, with the branch misses of an IF, arithmetic IF or
-/// computed GO TO (rule 15) and the positions its INDEX references scanned (rule 23);
+/// computed GO TO (rule 15), the positions its INDEX references scanned (rule 23) and the
+/// misses of its sines' and cosines' quadrant branches (rule 24);
 /// `slots` says where the run counted them.
 pub fn statement_dynamic(
     prog: &Program,
@@ -113,6 +114,9 @@ pub fn statement_dynamic(
     }
     if let Some(positions) = slots.index_scans(s, counters) {
         model::rules::charge_index_scans(&mut c, positions);
+    }
+    if let Some(misses) = slots.quadrant_misses(s, counters) {
+        model::rules::charge_quadrant_misses(&mut c, misses);
     }
     if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
         let simulated = slots.if_misses(s, counters);

@@ -361,6 +361,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     jump_experiments(&mut exps, &mut groups, &mut label);
     do_loop_experiments(&mut exps, &mut groups, &mut label);
     branch_miss_experiments(&mut exps, &mut groups);
+    quadrant_miss_experiments(&mut exps, &mut groups);
     issue_experiments(&mut exps, &mut groups);
     intrinsic_experiments(&mut exps, &mut groups);
     index_experiments(&mut exps, &mut groups);
@@ -813,27 +814,44 @@ fn do_loop_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>, labe
 /// condition; with the sign of the freshly computed LCG value itself in the condition (the
 /// test until refinement 25) a miss cost 8.5 ns, with the extra dependent load 12.3 ns,
 /// and shell sort's exits about 12 (docs/model.md, refinement 25).
+/// The state of random-number chain k of the branch tests: `NA1(Kk)`, an element reached
+/// through a subscript, as a program's data is.
+fn lcg_state(k: usize) -> Expr {
+    Expr::elem(&Operand::local("NA1", Type::Integer), vec![v(&index(k))])
+}
+
+/// One step of random-number chain k: `NA1(Kk) = NA1(Kk) * IAk + IBk` (wrapping).
+fn lcg_step(k: usize) -> BodyStmt {
+    let i = FLAVORS[2];
+    let value = Expr::arith(
+        ArithOp::Add,
+        Expr::arith(ArithOp::Mul, lcg_state(k), v(&i.a(k))),
+        v(&i.b(k)),
+    );
+    assign_expr(lcg_state(k), value)
+}
+
+/// The random-number chains' start: each its own multiplier (all 1 mod 4, full period).
+fn lcg_inits() -> Vec<(String, String)> {
+    let i = FLAVORS[2];
+    (1..=BRANCH_CHAINS)
+        .flat_map(|k| {
+            let multiplier = (1_103_515_245u64 + 4 * 97_654_321 * k as u64) % (1 << 31);
+            [
+                (index(k).name, format!("IVAL({k})")),
+                (format!("NA1({k})"), format!("IVAL({})", 7 * k + 1)),
+                (i.a(k).name, format!("IVAL({multiplier})")),
+                (i.b(k).name, "IVAL(12345)".to_string()),
+            ]
+        })
+        .collect()
+}
+
 fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     let na = Operand::local("NA1", Type::Integer);
-    let slot = |k: usize| Expr::elem(&na, vec![v(&index(k))]);
-    let lcg = |k: usize| {
-        let i = FLAVORS[2];
-        let value = Expr::arith(
-            ArithOp::Add,
-            Expr::arith(ArithOp::Mul, slot(k), v(&i.a(k))),
-            v(&i.b(k)),
-        );
-        assign_expr(slot(k), value)
-    };
-    let mut lcg_inits = Vec::new();
-    for k in 1..=BRANCH_CHAINS {
-        let i = FLAVORS[2];
-        let multiplier = (1_103_515_245u64 + 4 * 97_654_321 * k as u64) % (1 << 31);
-        lcg_inits.push((index(k).name, format!("IVAL({k})")));
-        lcg_inits.push((format!("NA1({k})"), format!("IVAL({})", 7 * k + 1)));
-        lcg_inits.push((i.a(k).name, format!("IVAL({multiplier})")));
-        lcg_inits.push((i.b(k).name, "IVAL(12345)".to_string()));
-    }
+    let slot = lcg_state;
+    let lcg = lcg_step;
+    let mut lcg_inits = lcg_inits();
     // The sign table NA1(33..64): sixteen +1 and sixteen -1 in a fixed scattered order.
     for j in 0..32 {
         let sign = if (SIGN_PATTERN >> j) & 1 == 1 { 1 } else { -1 };
@@ -926,6 +944,56 @@ fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) 
             baseline: Some(format!("{p}.0")),
         });
     }
+}
+
+/// Rule 24: BMSN, a miss of a sine's quadrant branches. BRANCH_CHAINS random-number chains,
+/// one with a REAL and one with a DOUBLE PRECISION sine (the library's two codes), whose
+/// argument `q pi/2 + 0.3` has a random quadrant q: the chain's top three bits. Each of the
+/// library's two quadrant branches then goes either way at random, half of them missed,
+/// which the simulated predictor counts too. The baseline multiplies q by zero, so every
+/// call takes the same branches (as SINS and SIND's fixed points do).
+fn quadrant_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let quarter = std::f64::consts::FRAC_PI_2;
+    for (name, step, purpose) in [
+        (
+            "BMSN",
+            quarter,
+            "SIN of random quadrants: half the quadrant branches missed",
+        ),
+        ("BMSN.0", 0.0, "the same body, one quadrant"),
+    ] {
+        let mut inits = lcg_inits();
+        let body = (1..=BRANCH_CHAINS)
+            .flat_map(|k| {
+                let f = FLAVORS[(k + 1) % 2];
+                inits.extend(inits_for(f, 1, Some(0.0), Some(step), Some(0.3)));
+                let convert = if f.ty == Type::Double { "DBLE" } else { "REAL" };
+                let q = Expr::arith(ArithOp::Div, lcg_state(k), Expr::int(536_870_912));
+                let angle = Expr::arith(
+                    ArithOp::Add,
+                    Expr::arith(ArithOp::Mul, Expr::intrinsic(convert, vec![q]), v(&f.a(1))),
+                    v(&f.b(1)),
+                );
+                let sum = Expr::arith(
+                    ArithOp::Add,
+                    v(&f.x(1)),
+                    Expr::intrinsic("SIN", vec![angle]),
+                );
+                let mut stmt = assign(&f.x(1), sum);
+                if step != 0.0 {
+                    let expected = u64::from(rules::QUADRANT_BRANCHES) / 2;
+                    rules::charge_quadrant_misses(&mut stmt.counts, expected);
+                }
+                [lcg_step(k), stmt]
+            })
+            .collect();
+        exps.push(exp(name.into(), purpose, inits, body));
+    }
+    groups.push(Group {
+        unknowns: vec![Param::BMSN],
+        experiments: vec!["BMSN".into()],
+        baseline: Some("BMSN.0".into()),
+    });
 }
 
 /// Rule 17: the two rates a loop's instructions issue at, each measured where it is the
@@ -1680,6 +1748,15 @@ mod tests {
         // Half of the random IFs are missed per pass.
         assert_eq!(get("BMIS").get(Param::BMIS), BRANCH_CHAINS as u64 / 2);
         assert_eq!(get("BMIS.0").get(Param::BMIS), 0);
+        // Rule 24: one expected quadrant miss a sine of a random quadrant, the baseline none,
+        // and nothing else apart.
+        let misses = u64::from(rules::QUADRANT_BRANCHES) / 2 * BRANCH_CHAINS as u64;
+        assert_eq!(get("BMSN").get(Param::BMSN), misses);
+        assert_eq!(get("BMSN").get(Param::SINS), 1);
+        assert_eq!(get("BMSN").get(Param::SIND), 1);
+        let apart = get("BMSN").minus(&get("BMSN.0"));
+        let nonzero: Vec<_> = apart.params.iter().filter(|(_, &n)| n > 0).collect();
+        assert_eq!(nonzero, vec![(&Param::BMSN, &misses)]);
         // The REAL-compare test: its misses are BMIR, none BMIS; the baseline has none.
         assert_eq!(get("BMIR").get(Param::BMIR), BRANCH_CHAINS as u64 / 2);
         assert_eq!(get("BMIR").get(Param::BMIS), 0);

@@ -99,6 +99,10 @@ pub enum Operation {
     /// chain (rule 14b): at -O0 gfortran returns it through the callee's frame and moves it
     /// between the floating-point and integer registers.
     FunctionResult,
+    /// A mispredicted branch on the quadrant of a sine or cosine's argument (rule 24): the
+    /// library reduces the argument by a quarter period and picks its polynomial and sign by
+    /// the quadrant's two low bits.
+    QuadrantMiss,
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
@@ -150,6 +154,7 @@ impl Operation {
             Operation::IndexCall => "INDEX call (string search)",
             Operation::IndexScan => "INDEX, one position scanned",
             Operation::FunctionResult => "function result returned",
+            Operation::QuadrantMiss => "sine or cosine quadrant branch mispredicted",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
         }
@@ -399,6 +404,7 @@ catalogue! {
     SCAN = 123, 11, IndexScan, None, None, None, false;
     QFRS = 124, 13, FunctionResult, Real, Single, Local, false;
     QFRD = 125, 13, FunctionResult, Real, Double, Local, false;
+    BMSN = 126, 10, QuadrantMiss, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -508,7 +514,7 @@ impl Param {
             ARR1 | ARR2 | ARR3 | ARR4 | ARRN => "ns per reference",
             LOIN | LOIX => "ns per loop entry",
             LOOV | LOOX => "ns per iteration",
-            BMIS | BMIR => "ns per miss",
+            BMIS | BMIR | BMSN => "ns per miss",
             DUMA => "ns per use of a dummy",
             INST => "ns per instruction",
             MEMO => "ns per memory access instruction",
@@ -535,6 +541,7 @@ impl Param {
             CABS | CABD => "rule 13a",
             INDX | SCAN => "rule 23",
             QFRS | QFRD => "rule 14b",
+            BMSN => "rule 24",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",
         }
@@ -654,10 +661,10 @@ mod tests {
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
         // Saavedra-Barrera's 74, 30 latencies, BMIS, DUMA, BMIR, INST, CSTA, the four of
-        // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two.
+        // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two, BMSN.
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1
         );
     }
 

@@ -176,6 +176,11 @@
 //!     ([`straight_line_excess`]). The optimizer empties many parameters' tests (their
 //!     operations are removed or hoisted out of the timed loop: they measure about nothing),
 //!     while the program's own statements keep their instructions.
+//! 24. The quadrant branches of SIN and COS (opcost's refinement): the library branches on
+//!     its argument's quadrant ([`QUADRANT_BRANCHES`], [`quadrant`]); the counting run feeds
+//!     both branches of every watched reference to rule 15's simulated predictor and each
+//!     miss costs one BMSN ([`charge_quadrant_misses`]). SINS and SIND are measured at a
+//!     fixed point, where these branches never miss. Dynamic only.
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -840,6 +845,7 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
     match op {
         Operation::Divide | Operation::Sqrt => LoopCharge::Unit,
         Operation::BranchMiss
+        | Operation::QuadrantMiss
         | Operation::PowerGeneral
         | Operation::Exp
         | Operation::Log
@@ -1039,6 +1045,27 @@ pub const INDEX_SCAN: &str = "INDEX positions scanned";
 pub fn charge_index_scans(c: &mut OpCounts, positions: u64) {
     c.uncharacterized.remove(INDEX_SCAN);
     c.add(Param::SCAN, positions);
+}
+
+/// Rule 24: the branches a reference to SIN or COS takes on its argument's quadrant, which
+/// the counting run feeds to the simulated predictor (rule 15). The library reduces the
+/// argument by a quarter period (glibc 2.36 and every fdlibm descendant) and picks the sine
+/// or cosine polynomial by the quadrant's low bit and the sign by its next bit (glibc's
+/// double sine picks its range below 2.43 by magnitude, which falls on the same quadrants).
+/// Arguments that step smoothly keep the quadrant for many calls, and the predictor learns
+/// them; scattered arguments (random points, golden-ratio sequences) do not.
+pub const QUADRANT_BRANCHES: u32 = 2;
+
+/// Rule 24: the quadrant `NINT(X / (pi/2))` mod 4 of a sine or cosine's argument, whose
+/// bits the library branches on.
+pub fn quadrant(x: f64) -> u32 {
+    (x / std::f64::consts::FRAC_PI_2).round().rem_euclid(4.0) as u32
+}
+
+/// Rule 24: a statement whose SIN and COS references' quadrant branches the simulated
+/// predictor missed `misses` times: one BMSN each.
+pub fn charge_quadrant_misses(c: &mut OpCounts, misses: u64) {
+    c.add(Param::BMSN, misses);
 }
 
 /// Rule 15 for an arithmetic IF or computed GO TO: the misses the simulated predictor had on
@@ -1525,6 +1552,20 @@ mod tests {
             Expr::elem(&a, vec![Expr::int(1)]),
             Expr::var(&x())
         )));
+    }
+
+    #[test]
+    fn quadrants_are_the_nearest_quarter_periods_mod_4_and_misses_cost_bmsn() {
+        use std::f64::consts::FRAC_PI_2;
+        assert_eq!(quadrant(0.3), 0);
+        assert_eq!(quadrant(FRAC_PI_2 * 0.9), 1);
+        assert_eq!(quadrant(3.0), 2);
+        assert_eq!(quadrant(-FRAC_PI_2), 3);
+        assert_eq!(quadrant(4.0 * FRAC_PI_2 + 0.1), 0);
+        let mut c = OpCounts::one(Param::SIND);
+        charge_quadrant_misses(&mut c, 7);
+        assert_eq!(c.get(Param::BMSN), 7);
+        assert_eq!(loop_charge(Operation::QuadrantMiss), LoopCharge::Event);
     }
 
     #[test]

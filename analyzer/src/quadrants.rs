@@ -1,0 +1,110 @@
+//! Rule 24: the quadrant branches of SIN and COS, fed to the simulated predictor by the
+//! counting run.
+//!
+//! The library reduces a sine or cosine's argument by a quarter period and branches on the
+//! quadrant's two low bits (`model::rules::QUADRANT_BRANCHES`). The counted copy feeds both
+//! bits of each watched reference's quadrant to rule 15's simulated predictor before the
+//! statement runs, and counts its misses in one counter slot per statement: arguments that
+//! step smoothly keep their quadrant and are learned, scattered ones are missed.
+//!
+//! Watched as INDEX's scans are (see `scans`): assignments, block IFs and logical IFs whose
+//! references are all the intrinsic and that call no function of the program.
+
+use crate::analysis::Program;
+use crate::instrument::parenthesized;
+use crate::scans::{references_to, split_arguments, watch, Watch};
+
+/// The specific and generic names of the sine and cosine of a real argument.
+const NAMES: [&str; 4] = ["SIN", "DSIN", "COS", "DCOS"];
+
+/// The argument texts of the sine and cosine references in `text`; None when one does not
+/// take exactly one argument.
+fn arguments(text: &str) -> Option<Vec<&str>> {
+    references_to(text, &NAMES)
+        .into_iter()
+        .map(
+            |open| match split_arguments(parenthesized(text, open)?.0)[..] {
+                [x] => Some(x),
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+/// The watch of statement `s`'s sine and cosine references, as argument texts; None when they
+/// cannot all be watched. The counting rules count each reference as one SINS or SIND.
+pub fn quadrant_watch(prog: &Program, s: usize) -> Option<Watch<&str>> {
+    use model::Param;
+    let counts = &prog.stmts[s].static_counts;
+    watch(
+        prog,
+        s,
+        counts.get(Param::SINS) + counts.get(Param::SIND),
+        arguments,
+    )
+}
+
+/// Statements whose quadrant branches the counted copy simulates, with their counter slots
+/// (their misses) from `base` on, one each.
+pub fn quadrant_slots(prog: &Program, base: usize) -> Vec<(usize, usize)> {
+    (0..prog.stmts.len())
+        .filter(|&s| quadrant_watch(prog, s).is_some())
+        .enumerate()
+        .map(|(j, s)| (s, base + j))
+        .collect()
+}
+
+/// The statements feeding the quadrant branches of the references with arguments `args`
+/// to `predictor`, which adds its misses to `miss`; `j` numbers the statement among the
+/// watched ones, so each branch has an entry of its own in the predictor's base table.
+pub fn feeds(args: &[&str], predictor: &str, quadrant: &str, miss: &str, j: usize) -> Vec<String> {
+    let bits = model::rules::QUADRANT_BRANCHES as usize;
+    args.iter()
+        .enumerate()
+        .flat_map(|(r, x)| {
+            (0..bits).map(move |k| {
+                // Offsets past the IFs' and the multiway statements' (see `instrument`).
+                let id =
+                    (((16 * j + r) * bits + k) * 5003 + 3) % (1 << crate::instrument::HISTORY_BITS);
+                format!("CALL {predictor}({id}, {quadrant}(DBLE({x}), {k}), {miss}, 0)")
+            })
+        })
+        .collect()
+}
+
+/// The counted copy's function giving bit `K` of the quadrant of `X`: `NINT(X / (pi/2))`
+/// mod 4, as `model::rules::quadrant`.
+pub fn quadrant_function(name: &str) -> Vec<String> {
+    [
+        format!("INTEGER*8 FUNCTION {name}(X, K)"),
+        "DOUBLE PRECISION X".into(),
+        "INTEGER K".into(),
+        "DOUBLE PRECISION Q".into(),
+        "Q = MODULO(ANINT(X / 1.5707963267948966D0), 4.0D0)".into(),
+        format!("{name} = IBITS(INT(Q, 8), K, 1)"),
+        "END".into(),
+    ]
+    .iter()
+    .map(|l| crate::instrument::fixed_line(None, l))
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sines_and_cosines_are_found_but_not_longer_names() {
+        let text = "Y=SIN(X)+DCOS(A(I,J))+ASIN(Z)+SINH(W)+COST(3)";
+        assert_eq!(arguments(text), Some(vec!["X", "A(I,J)"]));
+        assert_eq!(arguments("Y=SIN(X,Z)"), None);
+        let f = feeds(&["X"], "OPCBP", "OPCQD", "OPCNT(9)", 0);
+        assert_eq!(f.len(), 2);
+        assert!(
+            f[0].ends_with("OPCQD(DBLE(X), 0), OPCNT(9), 0)"),
+            "{}",
+            f[0]
+        );
+        assert!(f[1].contains("OPCQD(DBLE(X), 1)"));
+    }
+}

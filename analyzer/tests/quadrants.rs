@@ -1,0 +1,53 @@
+//! Rule 24 through a real run: the counted copy feeds the quadrant branches of SIN and COS
+//! to the simulated predictor, which learns smoothly stepping arguments and misses scattered
+//! ones; references it cannot watch cost no misses.
+
+use model::{OpCounts, Param};
+
+mod common;
+
+fn counts<'a>(a: &'a analyzer::Analysis, unit: &str) -> &'a OpCounts {
+    a.stats
+        .units
+        .iter()
+        .find(|u| u.name == unit)
+        .and_then(|u| u.dynamic_counts.as_ref())
+        .unwrap_or_else(|| panic!("no dynamic counts for {unit}"))
+}
+
+fn sines(c: &OpCounts) -> u64 {
+    c.get(Param::SINS) + c.get(Param::SIND)
+}
+
+#[test]
+fn scattered_arguments_miss_their_quadrants_and_smooth_ones_do_not() {
+    let a = common::analyze_fixture("quadrants.f", true);
+    let smooth = counts(&a, "SMOOTH");
+    assert_eq!(sines(smooth), 4000);
+    // Three changes of quadrant, each a few misses while the predictor relearns.
+    assert!(smooth.get(Param::BMSN) <= 40, "smooth: {smooth:?}");
+    // Random quadrants: each of the two bits is a coin toss, about one miss a call.
+    for (unit, calls) in [("SCATTR", 4000), ("LCONS", 2000)] {
+        let c = counts(&a, unit);
+        assert_eq!(sines(c), calls, "{unit}");
+        let misses = c.get(Param::BMSN);
+        assert!(
+            misses as f64 > 0.6 * calls as f64 && misses as f64 <= 1.4 * calls as f64,
+            "{unit}: {misses} misses in {calls} calls"
+        );
+    }
+    let func = counts(&a, "FUNC");
+    assert_eq!(sines(func), 4000);
+    assert_eq!(
+        func.get(Param::BMSN),
+        0,
+        "a program's function in the argument"
+    );
+}
+
+#[test]
+fn without_the_simulation_no_quadrant_misses_are_counted() {
+    let a = common::analyze_fixture("quadrants.f", false);
+    assert_eq!(counts(&a, "SCATTR").get(Param::BMSN), 0);
+    assert_eq!(sines(counts(&a, "SCATTR")), 4000);
+}
