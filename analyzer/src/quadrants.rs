@@ -75,18 +75,17 @@ pub fn feeds(args: &[&str], predictor: &str, quadrant: &str, miss: &str, j: usiz
 /// The counted copy's function giving bit `K` of the quadrant of `X`: `NINT(X / (pi/2))`
 /// mod 4, as `model::rules::quadrant`.
 pub fn quadrant_function(name: &str) -> Vec<String> {
-    [
-        format!("INTEGER*8 FUNCTION {name}(X, K)"),
-        "DOUBLE PRECISION X".into(),
-        "INTEGER K".into(),
-        "DOUBLE PRECISION Q".into(),
-        "Q = MODULO(ANINT(X / 1.5707963267948966D0), 4.0D0)".into(),
-        format!("{name} = IBITS(INT(Q, 8), K, 1)"),
-        "END".into(),
-    ]
-    .iter()
-    .map(|l| crate::instrument::fixed_line(None, l))
-    .collect()
+    crate::scans::integer8_function(
+        name,
+        "X, K",
+        &[
+            "DOUBLE PRECISION X".into(),
+            "INTEGER K".into(),
+            "DOUBLE PRECISION Q".into(),
+            "Q = MODULO(ANINT(X / 1.5707963267948966D0), 4.0D0)".into(),
+            format!("{name} = IBITS(INT(Q, 8), K, 1)"),
+        ],
+    )
 }
 
 #[cfg(test)]

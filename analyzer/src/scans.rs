@@ -162,21 +162,30 @@ pub fn scan_slots(prog: &Program, base: usize) -> Vec<(usize, usize)> {
 /// The counted copy's function giving the positions `INDEX(A, B)` scans: the match's
 /// position, or every start position when there is none.
 pub fn scan_function(name: &str) -> Vec<String> {
-    [
-        format!("INTEGER*8 FUNCTION {name}(A, B)"),
-        "CHARACTER*(*) A, B".into(),
-        "INTEGER J".into(),
-        "J = INDEX(A, B)".into(),
-        "IF (J .GT. 0) THEN".into(),
-        format!("   {name} = J"),
-        "ELSE".into(),
-        format!("   {name} = MAX(LEN(A) - LEN(B) + 1, 0)"),
-        "END IF".into(),
-        "END".into(),
-    ]
-    .iter()
-    .map(|l| crate::instrument::fixed_line(None, l))
-    .collect()
+    integer8_function(
+        name,
+        "A, B",
+        &[
+            "CHARACTER*(*) A, B".into(),
+            "INTEGER J".into(),
+            "J = INDEX(A, B)".into(),
+            "IF (J .GT. 0) THEN".into(),
+            format!("   {name} = J"),
+            "ELSE".into(),
+            format!("   {name} = MAX(LEN(A) - LEN(B) + 1, 0)"),
+            "END IF".into(),
+        ],
+    )
+}
+
+/// The fixed-form lines of a support function of the counted copy: `INTEGER*8 FUNCTION
+/// name(arguments)`, `body`, `END`.
+pub(crate) fn integer8_function(name: &str, arguments: &str, body: &[String]) -> Vec<String> {
+    std::iter::once(format!("INTEGER*8 FUNCTION {name}({arguments})"))
+        .chain(body.iter().cloned())
+        .chain(std::iter::once("END".to_string()))
+        .map(|l| crate::instrument::fixed_line(None, &l))
+        .collect()
 }
 
 #[cfg(test)]

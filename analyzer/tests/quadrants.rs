@@ -7,12 +7,7 @@ use model::{OpCounts, Param};
 mod common;
 
 fn counts<'a>(a: &'a analyzer::Analysis, unit: &str) -> &'a OpCounts {
-    a.stats
-        .units
-        .iter()
-        .find(|u| u.name == unit)
-        .and_then(|u| u.dynamic_counts.as_ref())
-        .unwrap_or_else(|| panic!("no dynamic counts for {unit}"))
+    common::unit_counts(a, unit)
 }
 
 fn sines(c: &OpCounts) -> u64 {

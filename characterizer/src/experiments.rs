@@ -366,6 +366,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     intrinsic_experiments(&mut exps, &mut groups);
     index_experiments(&mut exps, &mut groups);
     latency_experiments(&mut exps, &mut groups);
+    conversion_experiments(&mut exps, &mut groups);
     window_experiment(&mut exps, &mut groups);
     (exps, groups)
 }
@@ -994,6 +995,47 @@ fn quadrant_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>
         experiments: vec!["BMSN".into()],
         baseline: Some("BMSN.0".into()),
     });
+}
+
+/// Rule 25: CNVT, a type conversion, from independent conversions both ways (`DXk =
+/// DBLE(IAk)`, `IXk = INT(DAk)` in turn), and QCNV, one on a chain, from the chain
+/// `X1 = DBLE(INT(X1)) + 0.5` (two conversions a link; X1 stays 0.5).
+fn conversion_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let (d, i) = (FLAVORS[1], FLAVORS[2]);
+    let body = (1..=FEW_CHAINS)
+        .map(|k| {
+            if k % 2 == 1 {
+                assign(&d.x(k), Expr::intrinsic("DBLE", vec![v(&i.a(k))]))
+            } else {
+                assign(&i.x(k), Expr::intrinsic("INT", vec![v(&d.a(k))]))
+            }
+        })
+        .collect();
+    let mut inits = inits_for(d, FEW_CHAINS, Some(0.0), Some(2.5), None);
+    inits.extend(inits_for(i, FEW_CHAINS, Some(0.0), Some(7.0), None));
+    exps.push(exp(
+        "CNVT".into(),
+        "DBLE of an integer and INT of a double, independent",
+        inits,
+        body,
+    ));
+    groups.push(single(&[Param::CNVT], "CNVT"));
+    let half = Expr::Constant {
+        text: "0.5D0".into(),
+        ty: Type::Double,
+    };
+    let body = chained(d, FEW_CHAINS, |_| {
+        let int = Expr::intrinsic("INT", vec![v(&d.x(1))]);
+        Expr::arith(ArithOp::Add, Expr::intrinsic("DBLE", vec![int]), half.clone())
+    });
+    let inits = inits_for(d, 1, Some(0.5), None, None);
+    exps.push(exp(
+        "QCNV".into(),
+        "X = DBLE(INT(X)) + 0.5: two conversions a link",
+        inits,
+        body,
+    ));
+    groups.push(single(&[Param::QCNV], "QCNV"));
 }
 
 /// Rule 17: the two rates a loop's instructions issue at, each measured where it is the
@@ -1757,6 +1799,10 @@ mod tests {
         let apart = get("BMSN").minus(&get("BMSN.0"));
         let nonzero: Vec<_> = apart.params.iter().filter(|(_, &n)| n > 0).collect();
         assert_eq!(nonzero, vec![(&Param::BMSN, &misses)]);
+        // Rule 25: a conversion a statement; two a link of the chain.
+        assert_eq!(get("CNVT").get(Param::CNVT), FEW_CHAINS as u64);
+        assert_eq!(get("QCNV").get(Param::QCNV), 2 * FEW_CHAINS as u64);
+        assert_eq!(get("QCNV").get(Param::QARD), FEW_CHAINS as u64);
         // The REAL-compare test: its misses are BMIR, none BMIS; the baseline has none.
         assert_eq!(get("BMIR").get(Param::BMIR), BRANCH_CHAINS as u64 / 2);
         assert_eq!(get("BMIR").get(Param::BMIS), 0);

@@ -103,6 +103,10 @@ pub enum Operation {
     /// library reduces the argument by a quarter period and picks its polynomial and sign by
     /// the quadrant's two low bits.
     QuadrantMiss,
+    /// A conversion between integer and floating point or between REAL and DOUBLE
+    /// PRECISION by INT, REAL, DBLE and their specific names (rule 25): one instruction
+    /// (cvtsi2sd, cvttsd2si, cvtss2sd and the like).
+    Convert,
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
@@ -155,6 +159,7 @@ impl Operation {
             Operation::IndexScan => "INDEX, one position scanned",
             Operation::FunctionResult => "function result returned",
             Operation::QuadrantMiss => "sine or cosine quadrant branch mispredicted",
+            Operation::Convert => "type conversion (INT, REAL, DBLE)",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
         }
@@ -405,6 +410,8 @@ catalogue! {
     QFRS = 124, 13, FunctionResult, Real, Single, Local, false;
     QFRD = 125, 13, FunctionResult, Real, Double, Local, false;
     BMSN = 126, 10, QuadrantMiss, None, None, None, false;
+    CNVT = 127, 10, Convert, None, None, None, false;
+    QCNV = 128, 13, Convert, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -542,6 +549,7 @@ impl Param {
             INDX | SCAN => "rule 23",
             QFRS | QFRD => "rule 14b",
             BMSN => "rule 24",
+            CNVT | QCNV => "rule 25",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",
         }
@@ -661,10 +669,11 @@ mod tests {
         assert_eq!(nums.len(), Param::ALL.len());
         assert_eq!(names.len(), Param::ALL.len());
         // Saavedra-Barrera's 74, 30 latencies, BMIS, DUMA, BMIR, INST, CSTA, the four of
-        // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two, BMSN.
+        // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two, BMSN,
+        // the conversion's two.
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2
         );
     }
 

@@ -13,8 +13,11 @@
 //!   (CABS, CABD), rule 13a. CMPLX and DCMPLX only place two values side by side: free.
 //! - INDEX is the library's string search: one INDX per reference and one SCAN per character
 //!   position it tries, which the counting run counts (rule 23).
-//! - Type conversions (INT, REAL, DBLE, NINT, ...) and the other character and complex
-//!   intrinsics have no parameter: they are counted as uncharacterized, by name.
+//! - A type conversion (INT, IFIX, IDINT, REAL, FLOAT, SNGL, DBLE, DFLOAT) between integer,
+//!   REAL and DOUBLE PRECISION is one CNVT, QCNV on a chain (rule 25); of a value of its own
+//!   result type it is free. NINT, ANINT, the conversions of a complex and the other
+//!   character and complex intrinsics have no parameter: they are counted as
+//!   uncharacterized, by name.
 
 use crate::catalogue::Operation;
 use crate::expr::{Expr, Type};
@@ -30,6 +33,10 @@ pub enum IntrinsicRule {
     /// INDEX: a call of the library's string search (INDX) and the positions it scans
     /// (SCAN, counted by the counting run; rule 23).
     StringSearch,
+    /// A type conversion (rule 25): one CNVT when the argument is an integer, REAL or DOUBLE
+    /// PRECISION value of another type than the result, free for one of the result's type,
+    /// uncharacterized for a complex one.
+    Conversion,
     /// No parameter: counted as uncharacterized, by name.
     Uncharacterized,
     /// Costs nothing: the compiler only moves the arguments into place.
@@ -71,6 +78,13 @@ const fn arith(name: &'static str, result: ResultType, op: Operation, per: bool)
             op,
             per_extra_arg: per,
         },
+    }
+}
+const fn conv(name: &'static str, result: Type) -> IntrinsicDef {
+    IntrinsicDef {
+        name,
+        result: Fixed(result),
+        rule: Conversion,
     }
 }
 const fn free(name: &'static str, result: ResultType) -> IntrinsicDef {
@@ -146,16 +160,16 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
     arith("DMIN1", Fixed(Type::Double), O::Compare, true),
     arith("AMIN0", Fixed(Type::Real), O::Compare, true),
     arith("MIN1", Fixed(Type::Integer), O::Compare, true),
-    unch("INT", Fixed(Type::Integer)),
-    unch("IFIX", Fixed(Type::Integer)),
-    unch("IDINT", Fixed(Type::Integer)),
+    conv("INT", Type::Integer),
+    conv("IFIX", Type::Integer),
+    conv("IDINT", Type::Integer),
     unch("NINT", Fixed(Type::Integer)),
     unch("IDNINT", Fixed(Type::Integer)),
-    unch("REAL", Fixed(Type::Real)),
-    unch("FLOAT", Fixed(Type::Real)),
-    unch("SNGL", Fixed(Type::Real)),
-    unch("DBLE", Fixed(Type::Double)),
-    unch("DFLOAT", Fixed(Type::Double)),
+    conv("REAL", Type::Real),
+    conv("FLOAT", Type::Real),
+    conv("SNGL", Type::Real),
+    conv("DBLE", Type::Double),
+    conv("DFLOAT", Type::Double),
     unch("AINT", OfArgument),
     unch("DINT", Fixed(Type::Double)),
     unch("ANINT", OfArgument),

@@ -520,10 +520,23 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
             c.add(Param::INDX, 1);
             c.add_uncharacterized(INDEX_SCAN, 1);
         }
+        Some(IntrinsicRule::Conversion) => match conversion(arg_type, result) {
+            Some(true) => c.add(Param::CNVT, 1),
+            Some(false) => {}
+            None => c.add_uncharacterized(&format!("intrinsic {}", name.to_ascii_uppercase()), 1),
+        },
         Some(IntrinsicRule::Uncharacterized) | None => {
             c.add_uncharacterized(&format!("intrinsic {}", name.to_ascii_uppercase()), 1)
         }
     }
+}
+
+/// Rule 25: whether converting a value of type `from` to `to` is an instruction (integer,
+/// REAL and DOUBLE PRECISION apart), nothing (the same type), or None (a complex or
+/// non-numeric value, which has no parameter).
+pub fn conversion(from: Type, to: Type) -> Option<bool> {
+    let numeric = |t: Type| matches!(t, Type::Integer | Type::Real | Type::Double);
+    (numeric(from) && numeric(to)).then_some(from != to)
 }
 
 /// The precision a library intrinsic is counted in: its argument's, for CABS the parts' of
@@ -778,6 +791,9 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
                         _ => op,
                     };
                     c += &latency_counts(op, e.ty())
+                }
+                Some(IntrinsicRule::Conversion) if conversion(arg_type, e.ty()) == Some(true) => {
+                    c.add(Param::QCNV, 1)
                 }
                 _ => {}
             }
@@ -1364,8 +1380,11 @@ mod tests {
             vec![Expr::var(&x()), Expr::var(&y()), Expr::var(&g())],
         );
         assert_eq!(count_expr(&m), counts(&[(Param::CRSG, 2)]));
+        // Rule 25: a conversion is one CNVT; NINT has no parameter.
         let conv = count_expr(&Expr::intrinsic("REAL", vec![Expr::var(&i())]));
-        assert_eq!(conv.uncharacterized["intrinsic REAL"], 1);
+        assert_eq!(conv, counts(&[(Param::CNVT, 1)]));
+        let round = count_expr(&Expr::intrinsic("NINT", vec![Expr::var(&x())]));
+        assert_eq!(round.uncharacterized["intrinsic NINT"], 1);
     }
 
     #[test]
@@ -1566,6 +1585,30 @@ mod tests {
         charge_quadrant_misses(&mut c, 7);
         assert_eq!(c.get(Param::BMSN), 7);
         assert_eq!(loop_charge(Operation::QuadrantMiss), LoopCharge::Event);
+    }
+
+    #[test]
+    fn a_conversion_between_types_is_one_cnvt_and_a_qcnv_on_a_chain() {
+        let d = Operand::local("X", Type::Double);
+        let i = Operand::local("I", Type::Integer);
+        let z = Operand::local("Z", Type::Complex);
+        let conv = |name: &str, o: &Operand| Expr::intrinsic(name, vec![Expr::var(o)]);
+        let c = count_assignment(&Expr::var(&d), &conv("DBLE", &i));
+        assert_eq!(c.get(Param::CNVT), 1);
+        assert!(c.uncharacterized.is_empty());
+        // Of its own type, free; of a complex, uncharacterized as before.
+        let same = count_assignment(&Expr::var(&d), &conv("DBLE", &d));
+        assert_eq!(same.get(Param::CNVT), 0);
+        assert!(same.uncharacterized.is_empty());
+        let part = count_assignment(&Expr::var(&d), &conv("REAL", &z));
+        assert_eq!(part.get(Param::CNVT), 0);
+        assert_eq!(part.uncharacterized["intrinsic REAL"], 1);
+        // X = DBLE(INT(X)) + X: two conversions on the chain.
+        let round_trip = Expr::intrinsic("DBLE", vec![conv("INT", &d)]);
+        let value = Expr::arith(ArithOp::Add, round_trip, Expr::var(&d));
+        let chain = chain_latency(&Expr::var(&d), &value, "X").unwrap();
+        assert_eq!(chain.get(Param::QCNV), 2);
+        assert_eq!(chain.get(Param::QARD), 1);
     }
 
     #[test]

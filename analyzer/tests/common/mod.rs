@@ -21,3 +21,14 @@ pub fn analyze_fixture(name: &str, simulate_branches: bool) -> analyzer::Analysi
     )
     .unwrap()
 }
+
+/// The dynamic counts of program unit `unit` in `a`.
+#[allow(dead_code)] // not every test file that includes this module uses it
+pub fn unit_counts<'a>(a: &'a analyzer::Analysis, unit: &str) -> &'a model::OpCounts {
+    a.stats
+        .units
+        .iter()
+        .find(|u| u.name == unit)
+        .and_then(|u| u.dynamic_counts.as_ref())
+        .unwrap_or_else(|| panic!("no dynamic counts for {unit}"))
+}
