@@ -1026,7 +1026,11 @@ fn conversion_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     };
     let body = chained(d, FEW_CHAINS, |_| {
         let int = Expr::intrinsic("INT", vec![v(&d.x(1))]);
-        Expr::arith(ArithOp::Add, Expr::intrinsic("DBLE", vec![int]), half.clone())
+        Expr::arith(
+            ArithOp::Add,
+            Expr::intrinsic("DBLE", vec![int]),
+            half.clone(),
+        )
     });
     let inits = inits_for(d, 1, Some(0.5), None, None);
     exps.push(exp(
