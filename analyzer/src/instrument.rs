@@ -495,6 +495,33 @@ fn quadrant_slots(prog: &Program) -> Vec<(usize, usize)> {
     crate::quadrants::quadrant_slots(prog, base)
 }
 
+/// Insert `render(references, counter, j)` before the `j`th of `slots`'s statements (for the
+/// library references `watch` finds evaluated there; rules 23, 24) and in its consequent,
+/// `counter` being its slot of the array `counters`, and declare the INTEGER*8 support
+/// function `function` in the units that call it.
+fn insert_watches<'p, T>(
+    rw: &mut Rewriter,
+    prog: &'p Program,
+    counters: &str,
+    slots: &[(usize, usize)],
+    watch: impl Fn(&'p Program, usize) -> Option<crate::scans::Watch<T>>,
+    render: impl Fn(&[T], &str, usize) -> Vec<String>,
+    function: &str,
+) {
+    let mut units = HashSet::new();
+    for (j, &(s, slot)) in slots.iter().enumerate() {
+        let counter = format!("{counters}({})", slot + 1);
+        if let Some(w) = watch(prog, s) {
+            rw.insert_before(s, &render(&w.before, &counter, j));
+            rw.insert_in_consequent(s, &render(&w.consequent, &counter, j));
+            units.insert(prog.stmts[s].unit);
+        }
+    }
+    for u in units {
+        rw.declare(u, &[format!("INTEGER*8 {function}")]);
+    }
+}
+
 /// The counter slots of every branch the simulated predictor watches (rule 15), by statement,
 /// found once per program: the counts of a run look each statement's up.
 #[derive(Debug, Clone, Default)]
@@ -876,37 +903,24 @@ pub fn instrument_counters(
             rw.insert_before(s, &watch);
         }
     }
-    let mut scanning_units = HashSet::new();
-    for &(s, slot) in &scans {
-        let counter = format!("{c}({})", slot + 1);
-        if let Some(w) = crate::scans::scan_watch(prog, s) {
-            rw.insert_before(
-                s,
-                &crate::scans::additions(&w.before, &counter, &names.scan),
-            );
-            let consequent = crate::scans::additions(&w.consequent, &counter, &names.scan);
-            rw.insert_in_consequent(s, &consequent);
-            scanning_units.insert(prog.stmts[s].unit);
-        }
-    }
-    for u in scanning_units {
-        rw.declare(u, &[format!("INTEGER*8 {}", names.scan)]);
-    }
-    let mut quadrant_units = HashSet::new();
-    for (j, &(s, slot)) in quadrants.iter().enumerate() {
-        let miss = format!("{c}({})", slot + 1);
-        if let Some(w) = crate::quadrants::quadrant_watch(prog, s) {
-            let feed = |args: &[&str]| {
-                crate::quadrants::feeds(args, &names.predictor, &names.quadrant, &miss, j)
-            };
-            rw.insert_before(s, &feed(&w.before));
-            rw.insert_in_consequent(s, &feed(&w.consequent));
-            quadrant_units.insert(prog.stmts[s].unit);
-        }
-    }
-    for u in quadrant_units {
-        rw.declare(u, &[format!("INTEGER*8 {}", names.quadrant)]);
-    }
+    insert_watches(
+        &mut rw,
+        prog,
+        c,
+        &scans,
+        crate::scans::scan_watch,
+        |refs, counter, _| crate::scans::additions(refs, counter, &names.scan),
+        &names.scan,
+    );
+    insert_watches(
+        &mut rw,
+        prog,
+        c,
+        &quadrants,
+        crate::quadrants::quadrant_watch,
+        |args, miss, j| crate::quadrants::feeds(args, &names.predictor, &names.quadrant, miss, j),
+        &names.quadrant,
+    );
     for (s, st) in prog.stmts.iter().enumerate() {
         let main = prog.units[st.unit].kind == UnitKind::Main;
         match &st.stmt {

@@ -47,11 +47,7 @@ pub fn quadrant_watch(prog: &Program, s: usize) -> Option<Watch<&str>> {
 /// Statements whose quadrant branches the counted copy simulates, with their counter slots
 /// (their misses) from `base` on, one each.
 pub fn quadrant_slots(prog: &Program, base: usize) -> Vec<(usize, usize)> {
-    (0..prog.stmts.len())
-        .filter(|&s| quadrant_watch(prog, s).is_some())
-        .enumerate()
-        .map(|(j, s)| (s, base + j))
-        .collect()
+    crate::scans::watched_slots(prog, base, |s| quadrant_watch(prog, s).is_some())
 }
 
 /// The statements feeding the quadrant branches of the references with arguments `args`

@@ -120,13 +120,14 @@ pub(crate) fn watch<'a, T>(
 ) -> Option<Watch<T>> {
     let st = &prog.stmts[s];
     let text = prog.statement(s).text.as_str();
-    let references = arguments(text)?.len() as u64;
+    let all = arguments(text)?;
+    let references = all.len() as u64;
     if references == 0 || references != counted || st.static_counts.get(model::Param::PROC) > 0 {
         return None;
     }
     match st.stmt.as_ref()? {
         Stmt::Assignment(..) | Stmt::BlockIf(_) => Some(Watch {
-            before: arguments(text)?,
+            before: all,
             consequent: Vec::new(),
         }),
         Stmt::LogicalIf(_, _, at) => Some(Watch {
@@ -152,8 +153,17 @@ pub fn scan_watch(prog: &Program, s: usize) -> Option<ScanWatch<'_>> {
 /// Statements whose INDEX scans the counted copy counts, with their counter slots from
 /// `base` on, one each.
 pub fn scan_slots(prog: &Program, base: usize) -> Vec<(usize, usize)> {
+    watched_slots(prog, base, |s| scan_watch(prog, s).is_some())
+}
+
+/// The statements `watched` picks, with counter slots from `base` on, one each.
+pub(crate) fn watched_slots(
+    prog: &Program,
+    base: usize,
+    watched: impl Fn(usize) -> bool,
+) -> Vec<(usize, usize)> {
     (0..prog.stmts.len())
-        .filter(|&s| scan_watch(prog, s).is_some())
+        .filter(|&s| watched(s))
         .enumerate()
         .map(|(j, s)| (s, base + j))
         .collect()

@@ -850,8 +850,6 @@ fn lcg_inits() -> Vec<(String, String)> {
 
 fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     let na = Operand::local("NA1", Type::Integer);
-    let slot = lcg_state;
-    let lcg = lcg_step;
     let mut lcg_inits = lcg_inits();
     // The sign table NA1(33..64): sixteen +1 and sixteen -1 in a fixed scattered order.
     for j in 0..32 {
@@ -887,7 +885,7 @@ fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) 
             .flat_map(|k| {
                 // NA1(NA1(Kk) / 2**27 + 49): the chain's top five bits pick the element.
                 let signed = || {
-                    let top = Expr::arith(ArithOp::Div, slot(k), Expr::int(134_217_728));
+                    let top = Expr::arith(ArithOp::Div, lcg_state(k), Expr::int(134_217_728));
                     Expr::elem(&na, vec![Expr::arith(ArithOp::Add, top, Expr::int(49))])
                 };
                 let as_real = || Expr::intrinsic("REAL", vec![signed()]);
@@ -915,7 +913,7 @@ fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) 
                     );
                 }
                 vec![
-                    lcg(k),
+                    lcg_step(k),
                     BodyStmt {
                         lines: vec![Line {
                             label: None,
@@ -963,11 +961,15 @@ fn quadrant_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>
         ),
         ("BMSN.0", 0.0, "the same body, one quadrant"),
     ] {
+        // Chain k's sine is REAL for odd k, DOUBLE PRECISION for even k.
+        let flavor = |k: usize| FLAVORS[(k + 1) % 2];
         let mut inits = lcg_inits();
+        for k in 1..=BRANCH_CHAINS {
+            inits.extend(inits_for(flavor(k), 1, Some(0.0), Some(step), Some(0.3)));
+        }
         let body = (1..=BRANCH_CHAINS)
             .flat_map(|k| {
-                let f = FLAVORS[(k + 1) % 2];
-                inits.extend(inits_for(f, 1, Some(0.0), Some(step), Some(0.3)));
+                let f = flavor(k);
                 let convert = if f.ty == Type::Double { "DBLE" } else { "REAL" };
                 let q = Expr::arith(ArithOp::Div, lcg_state(k), Expr::int(536_870_912));
                 let angle = Expr::arith(
