@@ -149,9 +149,11 @@
 //!     one iteration, in rule 14's latency parameters) and I instructions overlaps at most
 //!     WIND / I iterations and lasts at least L * I / WIND an iteration ([`window_bound`]). In
 //!     a loop charged by its instructions (rule 17) this is a third bound beside the issue
-//!     time and the busy units. WIND is measured on a loop of the same shape (a chain of 32
+//!     time and the busy units. WIND is measured on a loop of the same shape (a chain of 16
 //!     dependent `Xk = Xk-1 + Ak` per pass, passes independent) as its chain's latency times
-//!     its instructions over its pass time ([`window_of`]). An n-body force loop (a square
+//!     its instructions over its pass time ([`window_of`]); the core hides less of a shorter
+//!     chain (122, 192 and 256 instructions on chains of 8, 16 and 32 statements on a Zen 3),
+//!     and 16 statements is nearer the chains of programs' loops (docs/model.md). An n-body force loop (a square
 //!     root and a division on a 12-statement chain, about 70 instructions an iteration) ran
 //!     at 10 ns an iteration, where its issue and divider bounds gave 3.7.
 //! 20. Inlined calls (opcost's refinement, optimized builds): a call the compiler inlined
