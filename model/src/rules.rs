@@ -183,6 +183,12 @@
 //!     both branches of every watched reference to rule 15's simulated predictor and each
 //!     miss costs one BMSN ([`charge_quadrant_misses`]). SINS and SIND are measured at a
 //!     fixed point, where these branches never miss. Dynamic only.
+//! 26. Misses restart a chain (opcost's refinement, builds that do not optimize): gfortran -O0
+//!     keeps every IF a branch, and a mispredicted one discards the operations fetched after
+//!     it, the loop's chain among them, which start again after the refill; so a loop's
+//!     recurrence bound (rule 14) is its chain's latency plus its branch misses
+//!     ([`is_branch_miss`]), where an optimized build's overlap them (its IFs may be
+//!     conditional moves, which rule 15 does not see).
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -856,6 +862,12 @@ pub enum LoopCharge {
     /// function (powers with a real exponent, EXP, LOG, SIN, TAN, fmod, hypot, INDEX's
     /// search) runs code outside the loop's lines. Added to the loop's issue time.
     Event,
+}
+
+/// Whether `op` is a mispredicted branch (rule 15's IFs, rule 24's quadrants): at -O0 it
+/// flushes the operations of a loop's chain that follow it, which wait for the refill.
+pub fn is_branch_miss(op: Operation) -> bool {
+    matches!(op, Operation::BranchMiss | Operation::QuadrantMiss)
 }
 
 /// The kind of charge of `op` in a loop charged by its instructions (rule 17).

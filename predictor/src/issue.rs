@@ -177,7 +177,7 @@ fn unrolled_instructions(l: &LoopStats, one_copy: &OneCopy) -> Option<u64> {
 
 /// Whether `flags` ask the compiler to optimize (the last `-O` other than `-O0`): it then
 /// restructures loops, so their instructions are read from its machine loops.
-fn optimizes(flags: &[String]) -> bool {
+pub(crate) fn optimizes(flags: &[String]) -> bool {
     flags
         .iter()
         .rfind(|f| f.starts_with("-O"))

@@ -251,6 +251,17 @@ fn charge_loop(
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
         let (busiest, kind) = busiest(l, &b, &cost, of(rules::LoopCharge::Unit), table, hw);
         let issued = busiest + of(rules::LoopCharge::Event);
+        let recurrence = recurrence.map(|(rec, mut counts)| {
+            if !hw.branches_if_converted {
+                let misses = |p: Param| rules::is_branch_miss(p.def().operation);
+                for (p, &c) in body.params.iter().filter(|(p, _)| misses(**p)) {
+                    counts.add(*p, c);
+                }
+                (rec + summed(&|p| misses(p)), counts)
+            } else {
+                (rec, counts)
+            }
+        });
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
             let (rows, var) = scaled_rows(counts, (rec - thr) / rec);
             return Some(charge(rows, var, *rec, LoopBound::Recurrence));
@@ -333,6 +344,9 @@ fn busiest(
 
 /// What X-Ray measured of the machine, for the loop bounds that use it.
 struct Hardware<'a> {
+    /// Whether the build optimizes, so that its IFs may be conditional moves rather than the
+    /// branches rule 15 counts (gfortran -O0 keeps every IF a branch).
+    branches_if_converted: bool,
     xray: Option<&'a HardwareReport>,
     /// The operating system's cache sizes: (level, bytes).
     os_sizes: Vec<(u8, u64)>,
@@ -341,6 +355,7 @@ struct Hardware<'a> {
 impl<'a> Hardware<'a> {
     fn of(machine: &'a Characterization) -> Hardware<'a> {
         Hardware {
+            branches_if_converted: crate::issue::optimizes(&machine.compiler.flags),
             xray: machine.xray.as_ref(),
             os_sizes: machine
                 .machine
@@ -1127,6 +1142,39 @@ mod tests {
         assert!((p.time.mean_ns - 200.0).abs() < 1e-9, "{}", p.time.mean_ns);
         let qtrs = p.rows.iter().find(|r| r.mnemonic == Param::QTRS).unwrap();
         assert_eq!(qtrs.times_executed, 50.0);
+    }
+
+    #[test]
+    fn branch_misses_add_to_the_recurrence_at_o0_and_overlap_it_when_optimized() {
+        let params = [
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::QARS, 1.0, 0.0),
+            (Param::QTRS, 1.5, 0.0),
+            (Param::BMIS, 5.0, 0.0),
+            (Param::INST, 0.1, 0.0),
+        ];
+        // 100 iterations: operations 1 ns each, 20 instructions (2 ns), recurrence 2.5 ns,
+        // 20 mispredicted IFs of 5 ns (100 ns over the run).
+        let (mut body, mut l) = sum_loop(Some(2000));
+        body.add(Param::BMIS, 20);
+        l.body_counts = Some(body.clone());
+        // -O0: every IF is a branch, and a miss restarts the chain after it: 250 + 100 ns.
+        let p = predict_part("U", &body, &[&l], &machine(&params));
+        assert!((p.time.mean_ns - 350.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        let bmis: f64 = p
+            .rows
+            .iter()
+            .filter(|r| r.mnemonic == Param::BMIS)
+            .map(|r| r.time_s * 1e9)
+            .sum();
+        assert!(bmis > 99.0, "the misses are in the breakdown: {bmis}");
+        // An optimizing build (its IFs may be conditional moves): the loop lasts the longer
+        // of its recurrence (250 ns) and its issue plus misses (200 + 100 ns).
+        let mut optimized = machine(&params);
+        optimized.compiler.flags = vec!["-O2".into()];
+        let p = predict_part("U", &body, &[&l], &optimized);
+        assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
     #[test]
