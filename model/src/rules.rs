@@ -153,9 +153,10 @@
 //!     dependent `Xk = Xk-1 + Ak` per pass, passes independent) as its chain's latency times
 //!     its instructions over its pass time ([`window_of`]); the core hides less of a shorter
 //!     chain (122, 192 and 256 instructions on chains of 8, 16 and 32 statements on a Zen 3),
-//!     and 16 statements is nearer the chains of programs' loops (docs/model.md). An n-body force loop (a square
-//!     root and a division on a 12-statement chain, about 70 instructions an iteration) ran
-//!     at 10 ns an iteration, where its issue and divider bounds gave 3.7.
+//!     and 16 statements is nearer the chains of programs' loops (docs/model.md). An n-body
+//!     force loop (a square root and a division on a 12-statement chain, about 70
+//!     instructions an iteration) ran at 10 ns an iteration, where its issue and divider
+//!     bounds gave 3.7.
 //! 20. Inlined calls (opcost's refinement, optimized builds): a call the compiler inlined
 //!     executes no call instruction and loads no argument, so a basic block's PROC and
 //!     argument loads count only in the share of its calls that its lines still have in the
@@ -185,10 +186,10 @@
 //!     fixed point, where these branches never miss. Dynamic only.
 //! 26. Misses restart a chain (opcost's refinement, builds that do not optimize): gfortran -O0
 //!     keeps every IF a branch, and a mispredicted one discards the operations fetched after
-//!     it, the loop's chain among them, which start again after the refill; so a loop's
-//!     recurrence bound (rule 14) is its chain's latency plus its branch misses
-//!     ([`is_branch_miss`]), where an optimized build's overlap them (its IFs may be
-//!     conditional moves, which rule 15 does not see).
+//!     it, the loop's chain among them, which start again after the refill; so in a loop
+//!     charged by its instructions (rule 17) the recurrence bound (rule 14) is its chain's
+//!     latency plus its branch misses ([`is_branch_miss`]), where an optimized build's
+//!     overlap them (its IFs may be conditional moves, which rule 15 does not see).
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;

@@ -185,7 +185,8 @@ fn loop_excess(
 /// A loop runs at least `iterations` times its longest recurrence (rule 14). A loop without
 /// calls whose instructions are known is charged by them (rule 17): max(recurrence,
 /// max(issue, busy units, window) + events), its operations' sum left out, since an
-/// out-of-order core issues them together. Any other loop lasts the largest of its summed
+/// out-of-order core issues them together; in a build that does not optimize its recurrence
+/// there includes its branch misses (rule 26). Any other loop lasts the largest of its summed
 /// cost, its recurrence and its issue time. The rows are the recurrence's latency parameters
 /// scaled to the excess, or one INST (MEMO) row with it; none when the sum stands.
 fn charge_loop(
@@ -251,16 +252,16 @@ fn charge_loop(
             |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
         let (busiest, kind) = busiest(l, &b, &cost, of(rules::LoopCharge::Unit), table, hw);
         let issued = busiest + of(rules::LoopCharge::Event);
-        let recurrence = recurrence.map(|(rec, mut counts)| {
+        // Rule 26: where every IF is a branch, its misses restart the chain.
+        let recurrence = recurrence.map(|(mut rec, mut counts)| {
             if !hw.branches_if_converted {
                 let misses = |p: Param| rules::is_branch_miss(p.def().operation);
                 for (p, &c) in body.params.iter().filter(|(p, _)| misses(**p)) {
                     counts.add(*p, c);
                 }
-                (rec + summed(&|p| misses(p)), counts)
-            } else {
-                (rec, counts)
+                rec += summed(&misses);
             }
+            (rec, counts)
         });
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
             let (rows, var) = scaled_rows(counts, (rec - thr) / rec);
@@ -342,7 +343,8 @@ fn busiest(
     )
 }
 
-/// What X-Ray measured of the machine, for the loop bounds that use it.
+/// What X-Ray measured of the machine, and whether its build optimizes, for the loop bounds
+/// that use them.
 struct Hardware<'a> {
     /// Whether the build optimizes, so that its IFs may be conditional moves rather than the
     /// branches rule 15 counts (gfortran -O0 keeps every IF a branch).
