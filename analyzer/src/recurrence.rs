@@ -31,34 +31,40 @@ pub struct LoopShape {
 
 /// Scalars and elements a value reads outside subscripts (those can start a chain, rule 14;
 /// an element the loop moves only one inside an iteration, rule 19: no iteration's store
-/// comes back to it).
-fn scalars_read(e: &Expr, out: &mut Vec<String>) {
-    match e {
-        Expr::Variable(o) => {
-            if !out.contains(&o.name) {
-                out.push(o.name.clone());
-            }
+/// comes back to it) into `out`, and what its subscripts read, at any depth, into
+/// `addressing` (rule 14c).
+fn scalars_read(e: &Expr, out: &mut Vec<String>, addressing: &mut Vec<String>) {
+    let push = |out: &mut Vec<String>, key: String| {
+        if !out.contains(&key) {
+            out.push(key);
         }
+    };
+    match e {
+        Expr::Variable(o) => push(out, o.name.clone()),
         // An element the loop moves starts a chain inside the iteration (rule 19): the
         // operators on a loaded value wait for one another like those on a scalar's.
-        Expr::Element { .. } => {
-            let key = e.to_string();
-            if !out.contains(&key) {
-                out.push(key);
+        Expr::Element { subscripts, .. } => {
+            push(out, e.to_string());
+            for s in subscripts {
+                let mut inner = Vec::new();
+                scalars_read(s, &mut inner, addressing);
+                for key in inner {
+                    push(addressing, key);
+                }
             }
         }
         Expr::Constant { .. } | Expr::Opaque { .. } => {}
-        Expr::Paren(x) => scalars_read(x, out),
-        Expr::Unary { operand, .. } => scalars_read(operand, out),
+        Expr::Paren(x) => scalars_read(x, out, addressing),
+        Expr::Unary { operand, .. } => scalars_read(operand, out, addressing),
         Expr::Arith { lhs, rhs, .. }
         | Expr::Compare { lhs, rhs, .. }
         | Expr::Logic { lhs, rhs, .. } => {
-            scalars_read(lhs, out);
-            scalars_read(rhs, out);
+            scalars_read(lhs, out, addressing);
+            scalars_read(rhs, out, addressing);
         }
         Expr::Intrinsic { args, .. } | Expr::Call { args, .. } => {
             for a in args {
-                scalars_read(a, out);
+                scalars_read(a, out, addressing);
             }
         }
     }
@@ -146,6 +152,16 @@ pub fn longest_chain(assignments: &[(Expr, Expr)]) -> OpCounts {
 /// scalars `CarriedElements::rewrite` makes of them. Also returns the longest chain made
 /// inside the iteration (from any origin to any value, rule 19).
 pub fn recurrences_of(steps: &[Step]) -> (Vec<(OpCounts, u32)>, OpCounts) {
+    let assigned: HashSet<String> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Assign(t, _) => match t.unparen() {
+                Expr::Variable(o) => Some(o.name.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
     let mut chains: Chains = HashMap::new();
     let mut longest = OpCounts::new();
     // Per open block IF: the state before it, and the merged end states of finished branches.
@@ -181,8 +197,14 @@ pub fn recurrences_of(steps: &[Step]) -> (Vec<(OpCounts, u32)>, OpCounts) {
             }
             _ => continue,
         };
-        let mut reads = Vec::new();
-        scalars_read(value, &mut reads);
+        let (mut reads, mut addressing) = (Vec::new(), Vec::new());
+        scalars_read(value, &mut reads, &mut addressing);
+        // A subscript computed on the iteration's chain delays its element's load (14c).
+        for n in addressing {
+            if assigned.contains(&n) && !reads.contains(&n) {
+                reads.push(n);
+            }
+        }
         let mut next: HashMap<String, OpCounts> = HashMap::new();
         for w in &reads {
             let Some(mut step) = rules::chain_latency(target, value, w) else {
@@ -872,6 +894,48 @@ mod tests {
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].0.get(Param::QARS), 1);
         assert_eq!(r[0].0.get(Param::QTRS), 1);
+    }
+
+    #[test]
+    fn a_subscript_on_the_chain_puts_its_elements_load_on_it() {
+        // Rule 14c. J = NEXT(J): a pointer chase, one addressed load a link.
+        let int = |n: &str| Operand::local(n, Type::Integer);
+        let iv = |n: &str| Expr::var(&int(n));
+        let next = int("NEXT");
+        let r = recurrences(&[(iv("J"), Expr::elem(&next, vec![iv("J")]))]);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].0.get(Param::QADR), 1);
+        assert_eq!(r[0].0.get(Param::QTIS), 1);
+        // An interpolation search's step: D = T(LO) - K; LO = LO + D / 4. The chain from LO
+        // back to LO goes through T(LO)'s load, and is longer than the one that skips it.
+        let t = int("T");
+        let body = [
+            (
+                iv("D"),
+                Expr::arith(ArithOp::Sub, Expr::elem(&t, vec![iv("LO")]), iv("K")),
+            ),
+            (
+                iv("LO"),
+                Expr::arith(
+                    ArithOp::Add,
+                    iv("LO"),
+                    Expr::arith(ArithOp::Div, iv("D"), Expr::int(4)),
+                ),
+            ),
+        ];
+        let r = recurrences(&body);
+        let lo = r.iter().max_by_key(|x| x.0.total_characterized()).unwrap();
+        assert_eq!(lo.0.get(Param::QADR), 1);
+        assert_eq!(lo.0.get(Param::QCIS), 1);
+        // S = S + A(I), I not assigned by the iteration (a DO variable): its address is
+        // ready long before, and no load waits on the chain.
+        let a = Operand::local("A", Type::Real);
+        let body = [(
+            v("S"),
+            Expr::arith(ArithOp::Add, v("S"), Expr::elem(&a, vec![iv("I")])),
+        )];
+        assert_eq!(recurrences(&body)[0].0.get(Param::QADR), 0);
+        assert_eq!(longest_chain(&body).get(Param::QADR), 0);
     }
 
     #[test]

@@ -367,6 +367,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     index_experiments(&mut exps, &mut groups);
     latency_experiments(&mut exps, &mut groups);
     conversion_experiments(&mut exps, &mut groups);
+    addressed_load_experiment(&mut exps, &mut groups);
     window_experiment(&mut exps, &mut groups);
     (exps, groups)
 }
@@ -1042,6 +1043,22 @@ fn conversion_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
         body,
     ));
     groups.push(single(&[Param::QCNV], "QCNV"));
+}
+
+/// Rule 14c: QADR, an element load whose subscript is the chain's last value, from the
+/// chain `IX1 = NA1(IX1)` (NA1 holds 2 everywhere and IX1 starts at 2, so every link loads
+/// the same element of an array in the L1 cache: a pointer chase at its shortest).
+fn addressed_load_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let i = FLAVORS[2];
+    let na = Operand::local("NA1", Type::Integer);
+    let body = chained(i, FEW_CHAINS, |_| Expr::elem(&na, vec![v(&i.x(1))]));
+    exps.push(exp(
+        "QADR".into(),
+        "IX = NA1(IX): each link loads the element the last one named",
+        inits_for(i, 1, Some(2.0), None, None),
+        body,
+    ));
+    groups.push(single(&[Param::QADR], "QADR"));
 }
 
 /// Rule 17: the two rates a loop's instructions issue at, each measured where it is the
@@ -1811,6 +1828,9 @@ mod tests {
         assert_eq!(get("CNVT").get(Param::CNVT), FEW_CHAINS as u64);
         assert_eq!(get("QCNV").get(Param::QCNV), 2 * FEW_CHAINS as u64);
         assert_eq!(get("QCNV").get(Param::QARD), FEW_CHAINS as u64);
+        // The pointer chase: one addressed load and one integer store a link.
+        assert_eq!(get("QADR").get(Param::QADR), FEW_CHAINS as u64);
+        assert_eq!(get("QADR").get(Param::QTIS), FEW_CHAINS as u64);
         // The REAL-compare test: its misses are BMIR, none BMIS; the baseline has none.
         assert_eq!(get("BMIR").get(Param::BMIR), BRANCH_CHAINS as u64 / 2);
         assert_eq!(get("BMIR").get(Param::BMIS), 0);

@@ -107,6 +107,9 @@ pub enum Operation {
     /// PRECISION by INT, REAL, DBLE and their specific names (rule 25): one instruction
     /// (cvtsi2sd, cvttsd2si, cvtss2sd and the like).
     Convert,
+    /// An element's load whose subscript is computed on a chain (rule 14c): the chain waits
+    /// for the address and then for the load from the cache.
+    AddressedLoad,
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
@@ -160,6 +163,7 @@ impl Operation {
             Operation::FunctionResult => "function result returned",
             Operation::QuadrantMiss => "sine or cosine quadrant branch mispredicted",
             Operation::Convert => "type conversion (INT, REAL, DBLE)",
+            Operation::AddressedLoad => "element load at a computed address",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
         }
@@ -412,6 +416,7 @@ catalogue! {
     BMSN = 126, 10, QuadrantMiss, None, None, None, false;
     CNVT = 127, 10, Convert, None, None, None, false;
     QCNV = 128, 13, Convert, None, None, None, false;
+    QADR = 129, 13, AddressedLoad, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -550,6 +555,7 @@ impl Param {
             QFRS | QFRD => "rule 14b",
             BMSN => "rule 24",
             CNVT | QCNV => "rule 25",
+            QADR => "rule 14c",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",
         }
@@ -670,10 +676,10 @@ mod tests {
         assert_eq!(names.len(), Param::ALL.len());
         // Saavedra-Barrera's 74, 30 latencies, BMIS, DUMA, BMIR, INST, CSTA, the four of
         // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two, BMSN,
-        // the conversion's two.
+        // the conversion's two, QADR.
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1
         );
     }
 

@@ -61,26 +61,29 @@
 //!     operator on the path from the deepest occurrence of `v` up to the root ([`chain_latency`]);
 //!     an integer division or MOD by a constant is QCIS or QRIS there, not a multiplication.
 //!     Compares, logical operators, calls and operators without a latency parameter add
-//!     nothing; a use inside a subscript is not a chain. Array elements chain like scalars
-//!     when the loop does not move them (constant subscripts `E(1)`, or subscripts the loop
-//!     does not assign: `W(I)` in a loop over K), when an element stored at an offset of the
-//!     DO variable is read one iteration later (`X(K)` stored, `X(K-1)` read, step 1), and
-//!     when an element is read again after its store in the same iteration. A subroutine
-//!     called in the loop that runs straight through counts with its assignments, in the
-//!     caller's names, and so does a function referenced in an assignment (its result
-//!     stands for the reference: a random-number function's seed chains through its dummy
-//!     argument from one reference to the next). 14b: a REAL or DOUBLE PRECISION function's
-//!     result adds one QFRS or QFRD where the chain comes back through it to the reference
-//!     ([`function_result_latency`]): gfortran -O0 returns it through the callee's frame and
-//!     moves it between the floating-point and integer registers (a chain `T = PROD(T, X)`
-//!     ran 9.1 ns a link against 6.6 for the same through a subroutine's argument). The branches of a block IF are alternatives: a chain goes on from the
-//!     longest of them, not through one after the other. A chain of such waits that comes back
-//!     to its scalar after one iteration, or after k of them (at most four: whetstone's P0
-//!     rotates three elements, `E(J) = E(K)`, `E(K) = E(L)`, `E(L) = E(J)`, and each returns
-//!     after two iterations with three transfers), is a recurrence; it paces the loop at its
-//!     latency over k per iteration. A loop whose recurrence is longer than its operations'
-//!     summed cost (the loop's own and those of the units it calls, per call) runs at the
-//!     recurrence's pace; the predictor charges the difference.
+//!     nothing; a use inside a subscript is one QADR more, the element's load (14c: only
+//!     subscripts the iteration computes are followed, see `analyzer::recurrence`). Array
+//!     elements chain like scalars when the loop does not move them (constant subscripts
+//!     `E(1)`, or subscripts the loop does not assign: `W(I)` in a loop over K), when an
+//!     element stored at an offset of the DO variable is read one iteration later (`X(K)`
+//!     stored, `X(K-1)` read, step 1), and when an element is read again after its store in
+//!     the same iteration. A subroutine called in the loop that runs straight through counts
+//!     with its assignments, in the caller's names, and so does a function referenced in an
+//!     assignment (its result stands for the reference: a random-number function's seed
+//!     chains through its dummy argument from one reference to the next). 14b: a REAL or
+//!     DOUBLE PRECISION function's result adds one QFRS or QFRD where the chain comes back
+//!     through it to the reference ([`function_result_latency`]): gfortran -O0 returns it
+//!     through the callee's frame and moves it between the floating-point and integer
+//!     registers (a chain `T = PROD(T, X)` ran 9.1 ns a link against 6.6 for the same
+//!     through a subroutine's argument). The branches of a block IF are alternatives: a
+//!     chain goes on from the longest of them, not through one after the other. A chain of
+//!     such waits that comes back to its scalar after one iteration, or after k of them (at
+//!     most four: whetstone's P0 rotates three elements, `E(J) = E(K)`, `E(K) = E(L)`,
+//!     `E(L) = E(J)`, and each returns after two iterations with three transfers), is a
+//!     recurrence; it paces the loop at its latency over k per iteration. A loop whose
+//!     recurrence is longer than its operations' summed cost (the loop's own and those of
+//!     the units it calls, per call) runs at the recurrence's pace; the predictor charges
+//!     the difference.
 //! 15. Branch misses (opcost's refinement): an IF whose condition reads any variable (and an
 //!     arithmetic IF or computed GO TO on one, [`count_multiway_misses`]) costs the misses of
 //!     a global-history predictor simulated on the outcomes of all such branches during the
@@ -730,7 +733,7 @@ fn latency_counts(op: Operation, t: Type) -> OpCounts {
 }
 
 /// Latency counts along the longest operator path from an occurrence of scalar `from` to the
-/// root of `e`; None when `from` does not occur outside subscripts.
+/// root of `e`; None when `from` does not occur in it.
 fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
     let deepest = |parts: Vec<Option<OpCounts>>| -> Option<OpCounts> {
         parts
@@ -742,10 +745,18 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
         Expr::Variable(o) => {
             return (o.name.eq_ignore_ascii_case(from)).then(OpCounts::new);
         }
-        Expr::Element { .. } => {
+        Expr::Element { subscripts, .. } => {
             // An element is the chain's start when it is the one named (a fixed location is
             // like a scalar; a moving one starts a chain inside an iteration).
-            return (e.to_string().eq_ignore_ascii_case(from)).then(OpCounts::new);
+            if e.to_string().eq_ignore_ascii_case(from) {
+                return Some(OpCounts::new());
+            }
+            // Rule 14c: an element whose subscript is on the chain is loaded once its
+            // address is known.
+            let mut c = deepest(subscripts.iter().map(|s| path_latency(s, from)).collect())?;
+            c.add(Param::QADR, 1);
+            c.uncharacterized.clear();
+            return Some(c);
         }
         Expr::Constant { .. } | Expr::Opaque { .. } => return None,
         Expr::Compare { .. } | Expr::Logic { .. } | Expr::Call { .. } => return None,
@@ -908,6 +919,13 @@ pub fn register_link(p: Param) -> Option<&'static [&'static str]> {
         Param::QRIS => &[MUL, ADD, ADD, MUL, ADD],
         _ => return None,
     })
+}
+
+/// Rule 14c for optimized builds: the cache level whose load latency (X-Ray's) an emptied
+/// latency parameter costs instead: QADR's pointer chase, which GCC reduces to nothing when its
+/// result is never used, is a load from the L1 cache at an address held in a register.
+pub fn cache_link(p: Param) -> Option<u8> {
+    (p == Param::QADR).then_some(1)
 }
 
 /// Rule 17 for optimized builds: whether `op` is a DO loop's control (entry or iteration),
@@ -1442,11 +1460,13 @@ mod tests {
         // From ZR the path is deeper: two multiplies.
         let c = chain_latency(&Expr::var(&zi), &v, "zr").unwrap();
         assert_eq!(c.get(Param::QMRS), 2);
-        // Not read: no chain. Read only in a subscript: no chain either.
+        // Not read: no chain. Read only in a subscript: the element's load waits for it
+        // (rule 14c; the analyzer follows only subscripts the iteration computes).
         assert!(chain_latency(&Expr::var(&zi), &v, "Q").is_none());
         let a = Operand::local("A", Type::Real);
         let s = Expr::elem(&a, vec![Expr::var(&i())]);
-        assert!(chain_latency(&Expr::var(&x()), &s, "I").is_none());
+        let c = chain_latency(&Expr::var(&x()), &s, "I").unwrap();
+        assert_eq!(c, counts(&[(Param::QADR, 1), (Param::QTRS, 1)]));
         // A transfer forwards, by the target's type.
         let c = chain_latency(&Expr::var(&d()), &Expr::var(&x()), "X").unwrap();
         assert_eq!(c, counts(&[(Param::QTRD, 1)]));
@@ -1624,6 +1644,29 @@ mod tests {
         let chain = chain_latency(&Expr::var(&d), &value, "X").unwrap();
         assert_eq!(chain.get(Param::QCNV), 2);
         assert_eq!(chain.get(Param::QARD), 1);
+    }
+
+    #[test]
+    fn an_element_addressed_by_the_chain_is_one_qadr_link() {
+        // X = A(K + 1) * 2: from K, an index addition then the load (rule 14c); from the
+        // element itself, none; an element not addressed by K is no path from K.
+        let a = Operand::local("A", Type::Double);
+        let k = Operand::local("K", Type::Integer);
+        let x = Operand::local("X", Type::Double);
+        let elem = Expr::elem(
+            &a,
+            vec![Expr::arith(ArithOp::Add, Expr::var(&k), Expr::int(1))],
+        );
+        let value = Expr::arith(ArithOp::Mul, elem.clone(), Expr::var(&x));
+        let chain = chain_latency(&Expr::var(&x), &value, "K").unwrap();
+        assert_eq!(chain.get(Param::QADR), 1);
+        assert_eq!(chain.get(Param::QAIS), 1);
+        assert_eq!(chain.get(Param::QMRD), 1);
+        let from_elem = chain_latency(&Expr::var(&x), &value, &elem.to_string()).unwrap();
+        assert_eq!(from_elem.get(Param::QADR), 0);
+        assert!(chain_latency(&Expr::var(&x), &value, "J").is_none());
+        assert_eq!(cache_link(Param::QADR), Some(1));
+        assert_eq!(cache_link(Param::QAIS), None);
     }
 
     #[test]

@@ -79,10 +79,16 @@ impl model::Versioned for Prediction {
 /// A parameter that cannot be separated from zero contributes max(value, 0): a negative cost
 /// is noise, not a refund.
 /// An integer chain's link that the optimizer emptied (marked unmeasured) costs the X-Ray
-/// latencies of the instructions it is made of in registers (rule 14 for optimized builds).
+/// latencies of the instructions it is made of in registers (rule 14 for optimized builds),
+/// an emptied addressed load the X-Ray latency of its cache (rule 14c).
 fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
-    let cpu = machine.xray.as_ref().and_then(|x| x.cpu.as_ref());
+    let xray = machine.xray.as_ref();
+    let cpu = xray.and_then(|x| x.cpu.as_ref());
     let from_registers = |p: Param| -> Option<f64> {
+        if let Some(level) = rules::cache_link(p) {
+            let cache = xray?.caches.iter().find(|c| c.level == level)?;
+            return Some(cache.latency_ns);
+        }
         let rows = rules::register_link(p)?;
         rows.iter().map(|r| cpu?.latency_ns(r)).sum()
     };
@@ -1503,13 +1509,15 @@ mod tests {
     /// X-Ray's latencies of its instructions; a measured one keeps its value, and without
     /// X-Ray an emptied one stays at its (zero) estimate.
     #[test]
-    fn an_integer_link_the_optimizer_emptied_costs_its_instructions_latencies() {
+    fn an_integer_link_the_optimizer_emptied_costs_its_instructions_latencies_and_a_load_its_caches(
+    ) {
         let mut m = machine(&[
             (Param::QAIS, 0.0, 0.0),
             (Param::QMIS, 0.0, 0.0),
             (Param::QCIS, 0.0, 0.0),
             (Param::QRIS, 0.0, 0.0),
             (Param::QTIS, 0.0, 0.0),
+            (Param::QADR, 0.0, 0.0),
             (Param::QARS, 0.7, 0.0),
         ]);
         for r in m
@@ -1540,6 +1548,8 @@ mod tests {
             "a forwarded value stays in a register"
         );
         assert_eq!(ns(Param::QARS), 0.7, "measured: kept");
+        // Rule 14c: an emptied pointer chase costs X-Ray's L1 latency.
+        assert_eq!(ns(Param::QADR), 4.0);
     }
 
     /// Rule 17 for optimized builds, through gfortran -O2: a 3-iteration DO loop unrolled
