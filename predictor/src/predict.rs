@@ -84,7 +84,8 @@ impl model::Versioned for Prediction {
 fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
     let xray = machine.xray.as_ref();
     let cpu = xray.and_then(|x| x.cpu.as_ref());
-    let from_registers = |p: Param| -> Option<f64> {
+    // What an emptied parameter costs instead: its cache's load latency or its instructions'.
+    let emptied_cost = |p: Param| -> Option<f64> {
         if let Some(level) = rules::cache_link(p) {
             let cache = xray?.caches.iter().find(|c| c.level == level)?;
             return Some(cache.latency_ns);
@@ -97,7 +98,7 @@ fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
         .iter()
         .filter(|r| r.estimate.mean_ns.is_finite())
         .map(|r| {
-            let cost = match r.unmeasured.as_ref().and(from_registers(r.mnemonic)) {
+            let cost = match r.unmeasured.as_ref().and(emptied_cost(r.mnemonic)) {
                 Some(ns) => (ns, 0.0, r.estimate.observations),
                 None => (
                     r.estimate.mean_ns.max(0.0),
@@ -1509,8 +1510,7 @@ mod tests {
     /// X-Ray's latencies of its instructions; a measured one keeps its value, and without
     /// X-Ray an emptied one stays at its (zero) estimate.
     #[test]
-    fn an_integer_link_the_optimizer_emptied_costs_its_instructions_latencies_and_a_load_its_caches(
-    ) {
+    fn an_emptied_link_costs_its_instructions_or_its_caches_latency() {
         let mut m = machine(&[
             (Param::QAIS, 0.0, 0.0),
             (Param::QMIS, 0.0, 0.0),
