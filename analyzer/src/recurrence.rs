@@ -939,6 +939,29 @@ mod tests {
     }
 
     #[test]
+    fn an_integer_chain_costs_its_additions_by_their_form() {
+        // Rule 14d. An insertion sort's I = I - 1: a constant added into I's memory (QAIC).
+        let int = |n: &str| Operand::local(n, Type::Integer);
+        let iv = |n: &str| Expr::var(&int(n));
+        let r = recurrences(&[(iv("I"), Expr::arith(ArithOp::Sub, iv("I"), Expr::int(1)))]);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].0.get(Param::QAIC), 1);
+        assert_eq!(r[0].0.get(Param::QAIS), 0);
+        // J = I + 1; I = J: the addition is made in a register and stored into J (QAIR).
+        let body = [
+            (iv("J"), Expr::arith(ArithOp::Add, iv("I"), Expr::int(1))),
+            (iv("I"), iv("J")),
+        ];
+        let r = recurrences(&body);
+        let i = r.iter().max_by_key(|x| x.0.total_characterized()).unwrap();
+        assert_eq!(i.0.get(Param::QAIR), 1);
+        assert_eq!(i.0.get(Param::QTIS), 2);
+        // K = K + L: a variable added into K's memory (QAIS).
+        let r = recurrences(&[(iv("K"), Expr::arith(ArithOp::Add, iv("K"), iv("L")))]);
+        assert_eq!(r[0].0.get(Param::QAIS), 1);
+    }
+
+    #[test]
     fn chains_cross_statements_like_mandelbrot() {
         // ZR2 = ZR * ZR; ZI2 = ZI * ZI; ZI = 2 * ZR * ZI + CY; ZR = ZR2 - ZI2 + CX
         let two = Expr::Constant {

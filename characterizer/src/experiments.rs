@@ -368,6 +368,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     latency_experiments(&mut exps, &mut groups);
     conversion_experiments(&mut exps, &mut groups);
     addressed_load_experiment(&mut exps, &mut groups);
+    integer_addition_experiments(&mut exps, &mut groups);
     window_experiment(&mut exps, &mut groups);
     (exps, groups)
 }
@@ -1059,6 +1060,64 @@ fn addressed_load_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>
         body,
     ));
     groups.push(single(&[Param::QADR], "QADR"));
+}
+
+/// Rule 14d: the two other forms of an integer addition on a chain at -O0 (QAIS's test is the
+/// addition of a variable into memory, `IX1 = IX1+IAk`). QAIC: `IX1 = IX1+1` and `IX1 = IX1-1`
+/// in turn, an addition of a constant into memory. QAIR: `IX2 = IX1+IAk` and `IX1 = IX2+IAk`
+/// in turn, loads, an addition in a register and a store to the other variable.
+fn integer_addition_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let i = FLAVORS[2];
+    let signed_a: Vec<(String, String)> = (1..=CHAINS)
+        .map(|k| {
+            let sign = if k % 2 == 1 { 1.0 } else { -1.0 };
+            (i.a(k).name, i.value(sign * 5.0))
+        })
+        .collect();
+    let constant = chained(i, CHAINS, |k| {
+        let op = if k % 2 == 1 {
+            ArithOp::Add
+        } else {
+            ArithOp::Sub
+        };
+        Expr::arith(op, v(&i.x(1)), Expr::int(1))
+    });
+    exps.push(exp(
+        "QAIC".into(),
+        "dependent X = X + 1 and X = X - 1 (an addition of a constant into memory)",
+        inits_for(i, 1, Some(1.0), None, None),
+        constant,
+    ));
+    groups.push(single(&[Param::QAIC], "QAIC"));
+    let in_register = (1..=CHAINS)
+        .map(|k| {
+            let (from, to) = if k % 2 == 1 {
+                (i.x(1), i.x(2))
+            } else {
+                (i.x(2), i.x(1))
+            };
+            let (t, value) = (
+                Expr::var(&to),
+                Expr::arith(ArithOp::Add, v(&from), v(&i.a(k))),
+            );
+            BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!("{t} = {value}"),
+                }],
+                counts: rules::chain_latency(&t, &value, &from.name).expect("an addition chain"),
+            }
+        })
+        .collect();
+    let mut inits = inits_for(i, 2, Some(1.0), None, None);
+    inits.extend(signed_a);
+    exps.push(exp(
+        "QAIR".into(),
+        "dependent Y = X + A and X = Y + A (an addition in a register, stored to the other)",
+        inits,
+        in_register,
+    ));
+    groups.push(single(&[Param::QAIR], "QAIR"));
 }
 
 /// Rule 17: the two rates a loop's instructions issue at, each measured where it is the
@@ -1831,6 +1890,18 @@ mod tests {
         // The pointer chase: one addressed load and one integer store a link.
         assert_eq!(get("QADR").get(Param::QADR), FEW_CHAINS as u64);
         assert_eq!(get("QADR").get(Param::QTIS), FEW_CHAINS as u64);
+        // Rule 14d: QAIS's test adds into memory; QAIC's adds constants there; QAIR's adds in
+        // registers and stores to the other variable. Each link also forwards one transfer.
+        for (name, p) in [
+            ("QAIS", Param::QAIS),
+            ("QAIC", Param::QAIC),
+            ("QAIR", Param::QAIR),
+        ] {
+            let c = get(name);
+            assert_eq!(c.get(p), CHAINS as u64, "{name}");
+            assert_eq!(c.get(Param::QTIS), CHAINS as u64, "{name}");
+            assert_eq!(c.total_characterized(), 2 * CHAINS as u64, "{name}");
+        }
         // The REAL-compare test: its misses are BMIR, none BMIS; the baseline has none.
         assert_eq!(get("BMIR").get(Param::BMIR), BRANCH_CHAINS as u64 / 2);
         assert_eq!(get("BMIR").get(Param::BMIS), 0);

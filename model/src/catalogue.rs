@@ -110,6 +110,13 @@ pub enum Operation {
     /// An element's load whose subscript is computed on a chain (rule 14c): the chain waits
     /// for the address and then for the load from the cache.
     AddressedLoad,
+    /// An integer addition of a constant made in memory on a chain (rule 14d: `X = X + 1`
+    /// compiles at -O0 to `addl $1, X`, which a CPU may forward faster than an addition of a
+    /// register into memory).
+    AddConstantInPlace,
+    /// An integer addition on a chain computed in a register between a load and a store
+    /// (rule 14d: `J = I + K`, or any addition inside an expression).
+    AddInRegister,
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
@@ -164,6 +171,8 @@ impl Operation {
             Operation::QuadrantMiss => "sine or cosine quadrant branch mispredicted",
             Operation::Convert => "type conversion (INT, REAL, DBLE)",
             Operation::AddressedLoad => "element load at a computed address",
+            Operation::AddConstantInPlace => "addition of a constant in memory (X = X + 1)",
+            Operation::AddInRegister => "addition in a register (J = I + K)",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
         }
@@ -417,6 +426,8 @@ catalogue! {
     CNVT = 127, 10, Convert, None, None, None, false;
     QCNV = 128, 13, Convert, None, None, None, false;
     QADR = 129, 13, AddressedLoad, None, None, None, false;
+    QAIC = 130, 13, AddConstantInPlace, Integer, Single, Local, false;
+    QAIR = 131, 13, AddInRegister, Integer, Single, Local, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -556,6 +567,7 @@ impl Param {
             BMSN => "rule 24",
             CNVT | QCNV => "rule 25",
             QADR => "rule 14c",
+            QAIC | QAIR => "rule 14d",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",
         }
@@ -676,10 +688,10 @@ mod tests {
         assert_eq!(names.len(), Param::ALL.len());
         // Saavedra-Barrera's 74, 30 latencies, BMIS, DUMA, BMIR, INST, CSTA, the four of
         // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two, BMSN,
-        // the conversion's two, QADR.
+        // the conversion's two, QADR, the two integer additions of rule 14d.
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2
         );
     }
 

@@ -60,7 +60,9 @@
 //!     value forwarded to the next load, by the target's type) plus one Q… latency for every
 //!     operator on the path from the deepest occurrence of `v` up to the root ([`chain_latency`]);
 //!     an integer division or MOD by a constant is QCIS or QRIS there, not a multiplication.
-//!     Compares, logical operators, calls and operators without a latency parameter add
+//!     14d: an integer addition is QAIS only where gfortran -O0 adds a variable into a local
+//!     scalar's memory (`K = K + J`), QAIC where it adds a constant there (`K = K - 1`), and
+//!     QAIR anywhere else (computed in a register between a load and a store). Compares, logical operators, calls and operators without a latency parameter add
 //!     nothing; a use inside a subscript is one QADR more, the element's load (14c: only
 //!     subscripts the iteration computes are followed, see `analyzer::recurrence`). Array
 //!     elements chain like scalars when the loop does not move them (constant subscripts
@@ -784,7 +786,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             };
             let mut c = below;
             if let Some(o) = operation {
-                c += &latency_counts(o, t);
+                c += &in_registers(latency_counts(o, t));
             }
             c
         }
@@ -824,10 +826,65 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
     Some(c)
 }
 
+/// Rule 14d: an integer addition inside an expression is computed in a register (QAIR); the
+/// addition of `X = X ± Y` into a local scalar X is made in memory (QAIS, QAIC).
+fn in_registers(mut c: OpCounts) -> OpCounts {
+    let n = c.get(Param::QAIS);
+    if n > 0 {
+        c = c.minus(&OpCounts::one(Param::QAIS).scaled(n));
+        c.add(Param::QAIR, n);
+    }
+    c
+}
+
+/// Rule 14d: the parameter of `target = value` when gfortran -O0 adds into the target's memory
+/// (`addl %eax, X` or `addl $1, X`): the target a local INTEGER scalar (not in COMMON, not a
+/// dummy argument, whose values go through a load and a store) and the value `X + Y`, `Y + X`
+/// or `X - Y`. QAIC when Y is a constant, QAIS otherwise; None for any other statement.
+fn in_place_addition(target: &Expr, value: &Expr) -> Option<(Param, Expr)> {
+    let Expr::Variable(x) = target.unparen() else {
+        return None;
+    };
+    if x.global || x.dummy || latency_param(Operation::Add, x.ty) != Some(Param::QAIS) {
+        return None;
+    }
+    let Expr::Arith { op, lhs, rhs } = value.unparen() else {
+        return None;
+    };
+    let is_x =
+        |e: &Expr| matches!(e.unparen(), Expr::Variable(o) if o.name.eq_ignore_ascii_case(&x.name));
+    let other = match op {
+        ArithOp::Add if is_x(lhs) => rhs,
+        ArithOp::Add if is_x(rhs) => lhs,
+        ArithOp::Sub if is_x(lhs) => rhs,
+        _ => return None,
+    };
+    let p = if other.is_constant() {
+        Param::QAIC
+    } else {
+        Param::QAIS
+    };
+    Some((p, (**other).clone()))
+}
+
 /// Rule 14: the latency counts of the dependence from scalar `from` through the assignment
 /// `target = value` to the next reader of `target`; None when `value` does not read `from`.
 pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts> {
-    let mut c = path_latency(value, from)?;
+    let mut c = match in_place_addition(target, value) {
+        Some((p, other)) => {
+            let through_target = target
+                .to_string()
+                .eq_ignore_ascii_case(from)
+                .then(OpCounts::new);
+            let mut c = [through_target, path_latency(&other, from)]
+                .into_iter()
+                .flatten()
+                .max_by_key(|c| c.total_characterized())?;
+            c.add(p, 1);
+            c
+        }
+        None => path_latency(value, from)?,
+    };
     c += &latency_counts(Operation::MemoryTransfer, target.ty());
     Some(c)
 }
@@ -913,7 +970,7 @@ pub fn register_link(p: Param) -> Option<&'static [&'static str]> {
     const ADD: &str = "integer add";
     const MUL: &str = "integer multiply";
     Some(match p {
-        Param::QAIS => &[ADD],
+        Param::QAIS | Param::QAIC | Param::QAIR => &[ADD],
         Param::QMIS | Param::QEIS => &[MUL],
         Param::QCIS => &[MUL, ADD, ADD],
         Param::QRIS => &[MUL, ADD, ADD, MUL, ADD],
@@ -1434,6 +1491,71 @@ mod tests {
         );
     }
 
+    /// Rule 14d: gfortran -O0 adds into a local integer's memory for `K = K + J` (QAIS) and
+    /// `K = K - 1` (QAIC); any other integer addition on a chain is made in a register (QAIR):
+    /// into another variable, inside an expression, or into a COMMON or dummy scalar (whose
+    /// value goes through a load and a store).
+    #[test]
+    fn an_integer_addition_on_a_chain_costs_by_the_form_it_compiles_to() {
+        let k = Operand::local("K", Type::Integer);
+        let j = Operand::local("J", Type::Integer);
+        let link = |target: &Operand, value: Expr, from: &str| {
+            chain_latency(&Expr::var(target), &value, from).unwrap()
+        };
+        let plus = |a: Expr, b: Expr| Expr::arith(ArithOp::Add, a, b);
+        let minus = |a: Expr, b: Expr| Expr::arith(ArithOp::Sub, a, b);
+        let in_memory = |p| counts(&[(Param::QTIS, 1), (p, 1)]);
+        assert_eq!(
+            link(&k, plus(Expr::var(&k), Expr::var(&j)), "K"),
+            in_memory(Param::QAIS)
+        );
+        assert_eq!(
+            link(&k, plus(Expr::var(&j), Expr::var(&k)), "K"),
+            in_memory(Param::QAIS),
+            "commutative: still into K's memory"
+        );
+        assert_eq!(
+            link(&k, minus(Expr::var(&k), Expr::int(1)), "K"),
+            in_memory(Param::QAIC)
+        );
+        assert_eq!(
+            link(&k, plus(Expr::var(&k), Expr::var(&j)), "J"),
+            in_memory(Param::QAIS),
+            "the chain through J meets the same addition"
+        );
+        // Into another variable, or K = J - K: a load, an addition in a register, a store.
+        assert_eq!(
+            link(&j, plus(Expr::var(&k), Expr::int(1)), "K"),
+            in_memory(Param::QAIR)
+        );
+        assert_eq!(
+            link(&k, minus(Expr::var(&j), Expr::var(&k)), "K"),
+            in_memory(Param::QAIR)
+        );
+        // K = (K + 1) * 3: the addition is inside the expression.
+        let inner = Expr::arith(
+            ArithOp::Mul,
+            plus(Expr::var(&k), Expr::int(1)),
+            Expr::int(3),
+        );
+        assert_eq!(
+            link(&k, inner, "K"),
+            counts(&[(Param::QTIS, 1), (Param::QAIR, 1), (Param::QMIS, 1)])
+        );
+        // COMMON and dummy scalars are loaded and stored around the addition.
+        let g = Operand::global("G", Type::Integer);
+        assert_eq!(
+            link(&g, plus(Expr::var(&g), Expr::int(1)), "G"),
+            in_memory(Param::QAIR)
+        );
+        let mut d = Operand::local("D", Type::Integer);
+        d.dummy = true;
+        assert_eq!(
+            link(&d, plus(Expr::var(&d), Expr::int(1)), "D"),
+            in_memory(Param::QAIR)
+        );
+    }
+
     #[test]
     fn chain_latency_follows_the_path_from_the_operand() {
         // ZI = 2.0 * ZR * ZI + CY: from ZI, one multiply and one add, then the forwarding.
@@ -1660,7 +1782,11 @@ mod tests {
         let value = Expr::arith(ArithOp::Mul, elem.clone(), Expr::var(&x));
         let chain = chain_latency(&Expr::var(&x), &value, "K").unwrap();
         assert_eq!(chain.get(Param::QADR), 1);
-        assert_eq!(chain.get(Param::QAIS), 1);
+        assert_eq!(
+            chain.get(Param::QAIR),
+            1,
+            "a subscript's addition is in a register"
+        );
         assert_eq!(chain.get(Param::QMRD), 1);
         let from_elem = chain_latency(&Expr::var(&x), &value, &elem.to_string()).unwrap();
         assert_eq!(from_elem.get(Param::QADR), 0);

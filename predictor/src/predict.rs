@@ -1513,6 +1513,8 @@ mod tests {
     fn an_emptied_link_costs_its_instructions_or_its_caches_latency() {
         let mut m = machine(&[
             (Param::QAIS, 0.0, 0.0),
+            (Param::QAIC, 0.0, 0.0),
+            (Param::QAIR, 0.0, 0.0),
             (Param::QMIS, 0.0, 0.0),
             (Param::QCIS, 0.0, 0.0),
             (Param::QRIS, 0.0, 0.0),
@@ -1536,12 +1538,14 @@ mod tests {
         m.xray = Some(xray_report());
         let c = costs(&m);
         // 1 GHz: an add 1 ns, a multiply 3; a division by a constant a multiply, a shift and
-        // a correction (5); MOD by a constant that, a multiply and a subtraction (9).
+        // a correction (5); MOD by a constant that, a multiply and a subtraction (9). Rule
+        // 14d's three forms of an addition are one add in registers.
         let ns = |p: Param| c[&p].0;
         assert_eq!(
             [Param::QAIS, Param::QMIS, Param::QCIS, Param::QRIS].map(ns),
             [1.0, 3.0, 5.0, 9.0]
         );
+        assert_eq!([Param::QAIC, Param::QAIR].map(ns), [1.0, 1.0]);
         assert_eq!(
             ns(Param::QTIS),
             0.0,
