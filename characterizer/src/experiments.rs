@@ -1096,17 +1096,8 @@ fn integer_addition_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Gro
             } else {
                 (i.x(2), i.x(1))
             };
-            let (t, value) = (
-                Expr::var(&to),
-                Expr::arith(ArithOp::Add, v(&from), v(&i.a(k))),
-            );
-            BodyStmt {
-                lines: vec![Line {
-                    label: None,
-                    text: format!("{t} = {value}"),
-                }],
-                counts: rules::chain_latency(&t, &value, &from.name).expect("an addition chain"),
-            }
+            let value = Expr::arith(ArithOp::Add, v(&from), v(&i.a(k)));
+            chain_statement(Expr::var(&to), value, &from)
         })
         .collect();
     let mut inits = inits_for(i, 2, Some(1.0), None, None);
@@ -1304,23 +1295,25 @@ fn window_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     });
 }
 
+/// The statement `target = value` of a chain that comes in through `from`, counted as one
+/// link (rule 14).
+fn chain_statement(target: Expr, value: Expr, from: &Operand) -> BodyStmt {
+    let counts = rules::chain_latency(&target, &value, &from.name).expect("the value reads from");
+    BodyStmt {
+        lines: vec![Line {
+            label: None,
+            text: format!("{target} = {value}"),
+        }],
+        counts,
+    }
+}
+
 /// A body of `n` statements `X1 = value(k)` that each read the X1 the previous one wrote: one
 /// dependence chain, so a pass costs the sum of the statements' latencies (rule 14).
 fn chained(f: Flavor, n: usize, value: impl Fn(usize) -> Expr) -> Vec<BodyStmt> {
     let x1 = f.x(1);
     (1..=n)
-        .map(|k| {
-            let t = Expr::var(&x1);
-            let v = value(k);
-            let counts = rules::chain_latency(&t, &v, &x1.name).expect("the chain reads X1");
-            BodyStmt {
-                lines: vec![Line {
-                    label: None,
-                    text: format!("{t} = {v}"),
-                }],
-                counts,
-            }
-        })
+        .map(|k| chain_statement(Expr::var(&x1), value(k), &x1))
         .collect()
 }
 
@@ -1346,15 +1339,7 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
         let ring: Vec<BodyStmt> = (1..=CHAINS)
             .map(|k| {
                 let from = f.x(k);
-                let to = f.x(k % CHAINS + 1);
-                let (t, v) = (Expr::var(&to), Expr::var(&from));
-                BodyStmt {
-                    lines: vec![Line {
-                        label: None,
-                        text: format!("{t} = {v}"),
-                    }],
-                    counts: rules::chain_latency(&t, &v, &from.name).expect("transfer chain"),
-                }
+                chain_statement(Expr::var(&f.x(k % CHAINS + 1)), Expr::var(&from), &from)
             })
             .collect();
         exps.push(exp(

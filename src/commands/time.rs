@@ -124,6 +124,11 @@ fn sizes_text(s: &BTreeMap<String, i64>) -> String {
         .join(" ")
 }
 
+/// A spread as a percentage; "-" where it is not defined (a zero minimum or median).
+fn percent(spread: Option<f64>) -> String {
+    spread.map_or("-".into(), |x| format!("{:.1} %", x * 100.0))
+}
+
 fn us(s: f64) -> String {
     if s < 1e-3 {
         format!("{:.3}", s * 1e6)
@@ -308,9 +313,9 @@ fn print_timings(ts: &[Timing], memalign: Option<u64>, per_point: usize) {
             x.calls_per_sample.to_string(),
             us(x.wall_min_s),
             us(x.wall_median_s),
-            format!("{:.1} %", x.wall_spread * 100.0),
+            percent(x.wall_spread),
             us(x.cpu_median_s),
-            format!("{:.1} %", x.cpu_spread * 100.0),
+            percent(x.cpu_spread),
             x.mflops.map_or("-".into(), |m| format!("{m:.0}")),
         ]);
     }

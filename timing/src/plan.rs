@@ -332,6 +332,41 @@ mod tests {
         assert!(cache_levels(None).is_empty());
     }
 
+    /// Calls shorter than the CPU timer's resolution give CPU samples of zero: their spread
+    /// is not defined (None, never NaN), and the timing still writes and reads back.
+    #[test]
+    fn a_zero_cpu_median_leaves_the_spread_undefined_and_the_timing_readable() {
+        let t = Timing {
+            sizes: BTreeMap::new(),
+            method: Method::OneCall,
+            flushed: vec![],
+            flush_kb: 0,
+            calls_per_sample: 1,
+            working_sets: 1,
+            calibration_interval_s: 0.0,
+            working_set_bytes: 0,
+            address_mod_4096: BTreeMap::new(),
+            wall_s: vec![2e-7, 3e-7, 2.5e-7],
+            cpu_s: vec![0.0, 0.0, 1e-6],
+            wall_min_s: 0.0,
+            wall_median_s: 0.0,
+            cpu_median_s: 0.0,
+            wall_spread: None,
+            cpu_spread: None,
+            flop: None,
+            mflops: None,
+            timer: Timer::Cpu,
+            seconds: 0.0,
+        }
+        .with_statistics();
+        assert_eq!(t.cpu_spread, None);
+        assert!((t.wall_spread.unwrap() - 0.5).abs() < 1e-9);
+        let text = serde_json::to_string(&t).unwrap();
+        let back: Timing = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.cpu_spread, None);
+        assert_eq!(back.wall_spread, t.wall_spread);
+    }
+
     #[test]
     fn flush_effect_pairs_the_smallest_flushed_point_with_its_in_cache_twin() {
         let t = |n: i64, flushed: bool, seconds: f64| Timing {
@@ -349,8 +384,8 @@ mod tests {
             wall_min_s: seconds,
             wall_median_s: seconds,
             cpu_median_s: seconds,
-            wall_spread: 0.0,
-            cpu_spread: 0.0,
+            wall_spread: None,
+            cpu_spread: None,
             flop: None,
             mflops: None,
             timer: Timer::Wall,

@@ -44,10 +44,13 @@ pub struct Timing {
     pub wall_min_s: f64,
     pub wall_median_s: f64,
     pub cpu_median_s: f64,
-    /// (max - min) / min of the wall samples.
-    pub wall_spread: f64,
-    /// (max - min) / median of the CPU samples.
-    pub cpu_spread: f64,
+    /// (max - min) / min of the wall samples; None when the minimum is zero.
+    #[serde(default)]
+    pub wall_spread: Option<f64>,
+    /// (max - min) / median of the CPU samples; None when the median is zero (calls shorter
+    /// than the CPU timer's resolution, as in-application samples of a short routine are).
+    #[serde(default)]
+    pub cpu_spread: Option<f64>,
     pub flop: Option<f64>,
     /// From the headline statistic of the chosen timer.
     pub mflops: Option<f64>,
@@ -70,16 +73,8 @@ impl Timing {
         self.wall_median_s = median(wall);
         self.wall_min_s = wmin;
         self.cpu_median_s = cmed;
-        self.wall_spread = if wmin > 0.0 {
-            (wmax - wmin) / wmin
-        } else {
-            f64::NAN
-        };
-        self.cpu_spread = if cmed > 0.0 {
-            (cmax - cmin) / cmed
-        } else {
-            f64::NAN
-        };
+        self.wall_spread = (wmin > 0.0).then(|| (wmax - wmin) / wmin);
+        self.cpu_spread = (cmed > 0.0).then(|| (cmax - cmin) / cmed);
         self.seconds = match self.timer {
             Timer::Wall => wmin,
             Timer::Cpu => cmed,
@@ -258,8 +253,8 @@ fn parse_output(
         wall_median_s: 0.0,
         wall_min_s: 0.0,
         cpu_median_s: 0.0,
-        wall_spread: 0.0,
-        cpu_spread: 0.0,
+        wall_spread: None,
+        cpu_spread: None,
         wall_s: wall,
         cpu_s: cpu,
         flop: shape.flop,
