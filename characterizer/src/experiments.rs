@@ -1068,12 +1068,6 @@ fn addressed_load_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>
 /// in turn, loads, an addition in a register and a store to the other variable.
 fn integer_addition_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     let i = FLAVORS[2];
-    let signed_a: Vec<(String, String)> = (1..=CHAINS)
-        .map(|k| {
-            let sign = if k % 2 == 1 { 1.0 } else { -1.0 };
-            (i.a(k).name, i.value(sign * 5.0))
-        })
-        .collect();
     let constant = chained(i, CHAINS, |k| {
         let op = if k % 2 == 1 {
             ArithOp::Add
@@ -1101,7 +1095,7 @@ fn integer_addition_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Gro
         })
         .collect();
     let mut inits = inits_for(i, 2, Some(1.0), None, None);
-    inits.extend(signed_a);
+    inits.extend(alternating_a(i, 5.0));
     exps.push(exp(
         "QAIR".into(),
         "dependent Y = X + A and X = Y + A (an addition in a register, stored to the other)",
@@ -1268,11 +1262,7 @@ fn window_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
             }
         })
         .collect();
-    let mut inits = Vec::new();
-    for k in 1..=CHAINS {
-        let sign = if k % 2 == 1 { 1.0 } else { -1.0 };
-        inits.push((f.a(k).name, f.value(sign * 2.5)));
-    }
+    let inits = alternating_a(f, 2.5);
     let mut e = exp(
         Param::WIND.to_string(),
         "independent passes, each a chain of dependent additions: window-bound",
@@ -1293,6 +1283,17 @@ fn window_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
         experiments: vec![Param::WIND.to_string()],
         baseline: None,
     });
+}
+
+/// The initial values A1..A(CHAINS) = +a, -a, +a, ...: added along a chain they keep it
+/// bounded.
+fn alternating_a(f: Flavor, a: f64) -> Vec<(String, String)> {
+    (1..=CHAINS)
+        .map(|k| {
+            let sign = if k % 2 == 1 { 1.0 } else { -1.0 };
+            (f.a(k).name, f.value(sign * a))
+        })
+        .collect()
 }
 
 /// The statement `target = value` of a chain that comes in through `from`, counted as one
@@ -1360,10 +1361,7 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
                 purpose: "dependent X = X + A, A alternately +a and -a",
                 inits: {
                     let mut i = inits_for(f, CHAINS, Some(1.0), None, None);
-                    i.extend((1..=CHAINS).map(|k| {
-                        let sign = if k % 2 == 1 { 1.0 } else { -1.0 };
-                        (f.a(k).name, f.value(sign * a))
-                    }));
+                    i.extend(alternating_a(f, a));
                     i
                 },
                 value: Box::new(move |x, k| Expr::arith(ArithOp::Add, v(x), v(&f.a(k)))),

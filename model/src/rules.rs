@@ -62,8 +62,8 @@
 //!     an integer division or MOD by a constant is QCIS or QRIS there, not a multiplication.
 //!     14d: an integer addition is QAIS only where gfortran -O0 adds a variable into a local
 //!     scalar's memory (`K = K + J`), QAIC where it adds a constant there (`K = K - 1`), and
-//!     QAIR anywhere else (computed in a register between a load and a store). Compares, logical operators, calls and operators without a latency parameter add
-//!     nothing; a use inside a subscript is one QADR more, the element's load (14c: only
+//!     QAIR anywhere else (computed in a register between a load and a store). Compares,
+//!     logical operators, calls and operators without a latency parameter add nothing; a use inside a subscript is one QADR more, the element's load (14c: only
 //!     subscripts the iteration computes are followed, see `analyzer::recurrence`). Array
 //!     elements chain like scalars when the loop does not move them (constant subscripts
 //!     `E(1)`, or subscripts the loop does not assign: `W(I)` in a loop over K), when an
@@ -766,7 +766,8 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
         Expr::Unary { op, operand } => {
             let mut c = path_latency(operand, from)?;
             if *op == UnaryOp::Neg {
-                c += &latency_counts(Operation::Add, operand.ty());
+                let t = operand.ty();
+                c += &latency_counts(in_register(Operation::Add, t), t);
             }
             return Some(c);
         }
@@ -786,7 +787,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             };
             let mut c = below;
             if let Some(o) = operation {
-                c += &in_registers(latency_counts(o, t));
+                c += &latency_counts(in_register(o, t), t);
             }
             c
         }
@@ -826,22 +827,21 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
     Some(c)
 }
 
-/// Rule 14d: an integer addition inside an expression is computed in a register (QAIR); the
-/// addition of `X = X ± Y` into a local scalar X is made in memory (QAIS, QAIC).
-fn in_registers(mut c: OpCounts) -> OpCounts {
-    let n = c.get(Param::QAIS);
-    if n > 0 {
-        c = c.minus(&OpCounts::one(Param::QAIS).scaled(n));
-        c.add(Param::QAIR, n);
+/// Rule 14d: an integer addition inside an expression is computed in a register (QAIR); only
+/// the addition of `X = X ± Y` into a local scalar X is made in memory (QAIS, QAIC, see
+/// [`in_place_addition`]).
+fn in_register(op: Operation, t: Type) -> Operation {
+    match latency_param(Operation::AddInRegister, t) {
+        Some(_) if op == Operation::Add => Operation::AddInRegister,
+        _ => op,
     }
-    c
 }
 
 /// Rule 14d: the parameter of `target = value` when gfortran -O0 adds into the target's memory
 /// (`addl %eax, X` or `addl $1, X`): the target a local INTEGER scalar (not in COMMON, not a
 /// dummy argument, whose values go through a load and a store) and the value `X + Y`, `Y + X`
 /// or `X - Y`. QAIC when Y is a constant, QAIS otherwise; None for any other statement.
-fn in_place_addition(target: &Expr, value: &Expr) -> Option<(Param, Expr)> {
+fn in_place_addition<'a>(target: &Expr, value: &'a Expr) -> Option<(Param, &'a Expr)> {
     let Expr::Variable(x) = target.unparen() else {
         return None;
     };
@@ -864,7 +864,7 @@ fn in_place_addition(target: &Expr, value: &Expr) -> Option<(Param, Expr)> {
     } else {
         Param::QAIS
     };
-    Some((p, (**other).clone()))
+    Some((p, other.as_ref()))
 }
 
 /// Rule 14: the latency counts of the dependence from scalar `from` through the assignment
@@ -876,7 +876,7 @@ pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts
                 .to_string()
                 .eq_ignore_ascii_case(from)
                 .then(OpCounts::new);
-            let mut c = [through_target, path_latency(&other, from)]
+            let mut c = [through_target, path_latency(other, from)]
                 .into_iter()
                 .flatten()
                 .max_by_key(|c| c.total_characterized())?;
@@ -1542,6 +1542,12 @@ mod tests {
             link(&k, inner, "K"),
             counts(&[(Param::QTIS, 1), (Param::QAIR, 1), (Param::QMIS, 1)])
         );
+        // K = -K: the negation is made in a register too.
+        let negated = Expr::Unary {
+            op: UnaryOp::Neg,
+            operand: Box::new(Expr::var(&k)),
+        };
+        assert_eq!(link(&k, negated, "K"), in_memory(Param::QAIR));
         // COMMON and dummy scalars are loaded and stored around the addition.
         let g = Operand::global("G", Type::Integer);
         assert_eq!(
