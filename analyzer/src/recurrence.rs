@@ -27,6 +27,8 @@ pub struct LoopShape {
     /// Latency counts of the longest chain of dependent statements inside one iteration
     /// (rule 19: the out-of-order window).
     pub longest_chain: OpCounts,
+    /// Per recurrence: whether its scalar is set afresh just before the loop (rule 27).
+    pub restarted: Vec<bool>,
 }
 
 /// Scalars and elements a value reads outside subscripts (those can start a chain, rule 14;
@@ -129,7 +131,11 @@ fn merge_longest(into: &mut Chains, other: &Chains) {
 
 /// The recurrences of a straight run of assignments (in execution order, wrapping around).
 pub fn recurrences(assignments: &[(Expr, Expr)]) -> Vec<(OpCounts, u32)> {
-    recurrences_of(&assignment_steps(assignments)).0
+    recurrences_of(&assignment_steps(assignments))
+        .0
+        .into_iter()
+        .map(|r| (r.latency, r.span))
+        .collect()
 }
 
 /// A straight run of assignments as chain-finder steps.
@@ -151,7 +157,7 @@ pub fn longest_chain(assignments: &[(Expr, Expr)]) -> OpCounts {
 /// before it and the longest chain of any branch goes on. Array elements take part as the
 /// scalars `CarriedElements::rewrite` makes of them. Also returns the longest chain made
 /// inside the iteration (from any origin to any value, rule 19).
-pub fn recurrences_of(steps: &[Step]) -> (Vec<(OpCounts, u32)>, OpCounts) {
+pub fn recurrences_of(steps: &[Step]) -> (Vec<Recurrence>, OpCounts) {
     let assigned: HashSet<String> = steps
         .iter()
         .filter_map(|s| match s {
@@ -254,7 +260,7 @@ const MAX_SPAN: u32 = 4;
 /// counts): for every scalar, the chain from its value at the top of an iteration back to
 /// itself after one or more iterations, as (latency counts, iterations spanned); per scalar
 /// the one with the most latency operations per iteration, at most four in all.
-fn cycles(chains: &Chains) -> Vec<(OpCounts, u32)> {
+fn cycles(chains: &Chains) -> Vec<Recurrence> {
     // paths[v][o]: the longest chain from origin o to v over `span` iterations.
     let mut paths: Chains = chains.clone();
     let mut best: HashMap<&String, (OpCounts, u32)> = HashMap::new();
@@ -303,10 +309,68 @@ fn cycles(chains: &Chains) -> Vec<(OpCounts, u32)> {
         }
         paths = longer;
     }
-    let mut out: Vec<(OpCounts, u32)> = best.into_values().collect();
-    out.sort_by(|a, b| per_iteration(&b.0, b.1).total_cmp(&per_iteration(&a.0, a.1)));
+    let mut out: Vec<Recurrence> = best
+        .into_iter()
+        .map(|(scalar, (latency, span))| Recurrence {
+            latency,
+            span,
+            scalar: scalar.clone(),
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        per_iteration(&b.latency, b.span).total_cmp(&per_iteration(&a.latency, a.span))
+    });
     out.truncate(4);
     out
+}
+
+/// The name rule 27 gives the chain of a DO loop's variable.
+const DO_VARIABLE: &str = "#do";
+
+/// Rule 27: the chain of a DO loop's variable, one QDOV an iteration. gfortran -O0 keeps the
+/// variable in memory, and each iteration's test and increment wait for the last increment's
+/// store; the DO statement sets it afresh at every entry. None for a loop closed by GO TO or a
+/// DO WHILE (their chains, if any, are their statements').
+fn do_variable_link(prog: &Program, first: usize) -> Option<Recurrence> {
+    matches!(prog.stmts[first].stmt, Some(Stmt::Do(..))).then(|| Recurrence {
+        latency: OpCounts::one(model::Param::QDOV),
+        span: 1,
+        scalar: DO_VARIABLE.to_string(),
+    })
+}
+
+/// A recurrence of a loop (rule 14): the latency counts of its chain over the iterations it
+/// spans, and the scalar (or carried element's location) it comes back to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recurrence {
+    pub latency: OpCounts,
+    pub span: u32,
+    pub scalar: String,
+}
+
+/// Rule 27: whether the assignments just before statement `first` (back to the first
+/// statement that is not an assignment, or a labelled one, which a jump may enter) set
+/// `scalar` afresh: the last of them to assign it does not read it.
+fn set_afresh_before(prog: &Program, first: usize, scalar: &str) -> bool {
+    if scalar == DO_VARIABLE {
+        return true;
+    }
+    let unit = prog.stmts[first].unit;
+    for k in (0..first).rev() {
+        let st = &prog.stmts[k];
+        let Some((target, value)) = st.assignment.as_ref().filter(|_| st.unit == unit) else {
+            return false;
+        };
+        if target.unparen().to_string() == scalar {
+            let (mut reads, mut addressing) = (Vec::new(), Vec::new());
+            scalars_read(value, &mut reads, &mut addressing);
+            return !reads.iter().chain(&addressing).any(|r| r == scalar);
+        }
+        if prog.statement(k).label.is_some() {
+            return false;
+        }
+    }
+    false
 }
 
 /// A subscript of an element a loop reads or writes, as far as rule 14 tells them apart.
@@ -833,13 +897,20 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
                     }
                 }
             }
-            let (recurrences, longest_chain) = recurrences_of(&body);
+            let (mut found, longest_chain) = recurrences_of(&body);
+            if let Some(link) = do_variable_link(prog, *first) {
+                found.push(link);
+            }
             LoopShape {
                 unit: *unit,
                 first: *first,
                 last: *last,
                 iterations: iterations.clone(),
-                recurrences,
+                restarted: found
+                    .iter()
+                    .map(|r| set_afresh_before(prog, *first, &r.scalar))
+                    .collect(),
+                recurrences: found.into_iter().map(|r| (r.latency, r.span)).collect(),
                 longest_chain,
             }
         })
@@ -1130,10 +1201,37 @@ mod tests {
         assert!(carried(&body, &["W", "K", "I"], "K").is_empty());
     }
 
-    fn loops_of(src: &str) -> Vec<LoopShape> {
+    fn all_loops_of(src: &str) -> Vec<LoopShape> {
         innermost_loops(&crate::analysis::analyze(vec![crate::source::split(
             "t.f", 0, src, 72,
         )]))
+    }
+
+    /// The loops with their statements' recurrences only (without the DO variable's, rule 27).
+    fn loops_of(src: &str) -> Vec<LoopShape> {
+        let mut loops = all_loops_of(src);
+        let do_link = OpCounts::one(Param::QDOV);
+        for l in &mut loops {
+            let keep: Vec<bool> = l.recurrences.iter().map(|r| r.0 != do_link).collect();
+            let mut k = keep.iter();
+            l.recurrences.retain(|_| *k.next().unwrap());
+            let mut k = keep.iter();
+            l.restarted.retain(|_| *k.next().unwrap());
+        }
+        loops
+    }
+
+    #[test]
+    fn a_do_loop_carries_its_variables_chain_restarted_at_every_entry() {
+        let src = "      PROGRAM P\n      INTEGER I, N\n      N = 0\n      DO 10 I = 1, 50\n         N = I\n   10 CONTINUE\n      I = 1\n   20 N = N + I\n      I = I + 1\n      IF (I .LT. 50) GO TO 20\n      PRINT *, N\n      END\n";
+        let loops = all_loops_of(src);
+        assert_eq!(loops.len(), 2);
+        let do_link = OpCounts::one(Param::QDOV);
+        // The DO loop: one QDOV an iteration, restarted by the DO statement.
+        assert_eq!(loops[0].recurrences, vec![(do_link.clone(), 1)]);
+        assert_eq!(loops[0].restarted, vec![true]);
+        // The loop closed by GO TO has its statements' chains, no DO variable.
+        assert!(loops[1].recurrences.iter().all(|r| r.0 != do_link));
     }
 
     /// A GO TO from inside a DO loop back to a label before it (a backtracking search that
@@ -1148,6 +1246,33 @@ mod tests {
             "{:?}",
             loops.iter().map(|l| (l.first, l.last)).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn a_chain_set_afresh_just_before_its_loop_restarts_at_every_entry() {
+        // A continued fraction: T = 2N+1, then T = (2K-1) - X2/T, once per outer iteration.
+        let src = "      PROGRAM P\n      DOUBLE PRECISION T, X2, S, C(9)\n      INTEGER I, K\n      S = 0.0D0\n      DO 50 I = 1, 9\n         X2 = DBLE(I)\n         T = 49.0D0\n         C(I) = 0.0D0\n         DO 40 K = 24, 1, -1\n            T = DBLE(2*K-1) - X2/T\n            C(I) = C(I) + T\n   40    CONTINUE\n         S = S + T\n   50 CONTINUE\n      PRINT *, S, C(1)\n      END\n";
+        let restarted = |src: &str| {
+            let loops = loops_of(src);
+            assert_eq!(loops.len(), 1);
+            assert_eq!(loops[0].restarted.len(), loops[0].recurrences.len());
+            let mut r = loops[0].restarted.clone();
+            r.sort();
+            r
+        };
+        // T and the element C(I) (a location the K loop does not move) are both set afresh.
+        assert_eq!(restarted(src), vec![true, true]);
+        // Set from its own last value, T carries its chain from one entry to the next.
+        let carried = src.replace("T = 49.0D0", "T = 49.0D0 + 1.0D-300*T");
+        assert_eq!(restarted(&carried), vec![false, true]);
+        // An assignment before a statement that is not one (the I loop's DO) is not seen, nor
+        // one above a label a jump may enter by.
+        let far = src
+            .replace("         T = 49.0D0\n", "")
+            .replace("      DO 50 I", "      T = 49.0D0\n      DO 50 I");
+        assert_eq!(restarted(&far), vec![false, true]);
+        let labelled = src.replace("         C(I) = 0.0D0\n", "   30    C(I) = 0.0D0\n");
+        assert_eq!(restarted(&labelled), vec![false, true]);
     }
 
     #[test]

@@ -376,6 +376,11 @@ fn loop_stats(
                     l.recurrences.iter().map(|r| r.1).collect()
                 },
                 recurrences: l.recurrences.into_iter().map(|r| r.0).collect(),
+                restarted: if l.restarted.contains(&true) {
+                    l.restarted
+                } else {
+                    Vec::new()
+                },
                 longest_chain: l.longest_chain,
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,

@@ -66,10 +66,16 @@ fn a_loop_is_charged_the_work_of_its_calls() {
     assert_eq!(counts.get(Param::ARSL), 100, "{counts:?}");
     assert_eq!(counts.get(Param::MRSL), 100, "{counts:?}");
     assert_eq!(counts.get(Param::SRSL), 100, "{counts:?}");
-    // The sum waits on itself from call to call: one transfer and one addition.
-    assert_eq!(recurrences.len(), 1, "{recurrences:?}");
-    assert_eq!(recurrences[0].get(Param::QTRS), 1);
-    assert_eq!(recurrences[0].get(Param::QARS), 1);
+    // The sum waits on itself from call to call: one transfer and one addition; the DO
+    // variable carries its own chain (rule 27).
+    assert_eq!(recurrences.len(), 2, "{recurrences:?}");
+    let sum = recurrences
+        .iter()
+        .find(|r| r.get(Param::QDOV) == 0)
+        .unwrap();
+    assert_eq!(sum.get(Param::QTRS), 1);
+    assert_eq!(sum.get(Param::QARS), 1);
+    assert!(recurrences.contains(&model::OpCounts::one(Param::QDOV)));
     // A loop without calls keeps its own operations only.
     let (iterations, counts, _) = body(8);
     assert_eq!(iterations, Some(50));

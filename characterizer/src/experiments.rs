@@ -360,6 +360,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     let mut label = 100u32;
     jump_experiments(&mut exps, &mut groups, &mut label);
     do_loop_experiments(&mut exps, &mut groups, &mut label);
+    do_variable_experiment(&mut exps, &mut groups, &mut label);
     branch_miss_experiments(&mut exps, &mut groups);
     quadrant_miss_experiments(&mut exps, &mut groups);
     issue_experiments(&mut exps, &mut groups);
@@ -803,6 +804,46 @@ fn do_loop_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>, labe
             baseline: None,
         });
     }
+}
+
+/// Trips of QDOV's loop: past rule 27's `RESTART_TRIPS`, so its entries do not overlap, and
+/// within the trip counts whose exit the core predicts, as most inner loops' are. (On the
+/// Intel host an empty -O0 DO loop iterated at about 2 ns from 32 to 192 trips, at 0.75 ns
+/// from 256 on, where each exit is mispredicted and the next entry's store to the DO
+/// variable is no longer fetched early: docs/model.md, rule 27.)
+pub const DO_CHAIN_TRIPS: u64 = 64;
+
+/// Rule 27: QDOV, a DO loop's iteration on the chain of its DO variable. One empty DO loop of
+/// `DO_CHAIN_TRIPS` iterations: at -O0 the variable lives in memory and each iteration's
+/// increment and test wait for the last increment's store, so with nothing else in the
+/// iteration its time is that chain's. Counted as the loop's entry and one QDOV an iteration
+/// (its LOOV overlaps the chain, as a recurrence's operations do, rule 14).
+fn do_variable_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>, label: &mut u32) {
+    *label += 1;
+    let l = *label;
+    let mt = int_local("MT");
+    let mut counts = rules::count_do_entry(true, &[&Expr::int(1), &v(&mt)]);
+    counts.add(Param::QDOV, DO_CHAIN_TRIPS);
+    let body = vec![BodyStmt {
+        lines: vec![
+            Line {
+                label: None,
+                text: format!("DO {l} J = 1, MT"),
+            },
+            Line {
+                label: Some(l),
+                text: "CONTINUE".into(),
+            },
+        ],
+        counts,
+    }];
+    exps.push(exp(
+        Param::QDOV.to_string(),
+        "an empty DO loop of many iterations: the DO variable's chain",
+        vec![("MT".into(), format!("IVAL({DO_CHAIN_TRIPS})"))],
+        body,
+    ));
+    groups.push(single(&[Param::QDOV], "QDOV"));
 }
 
 /// Rule 15 (opcost's refinement): a mispredicted IF. BRANCH_CHAINS random-number chains;
@@ -1885,6 +1926,11 @@ mod tests {
             assert_eq!(c.get(Param::QTIS), CHAINS as u64, "{name}");
             assert_eq!(c.total_characterized(), 2 * CHAINS as u64, "{name}");
         }
+        // Rule 27: QDOV's empty DO loop counts its entry and one QDOV an iteration.
+        let c = get("QDOV");
+        assert_eq!(c.get(Param::QDOV), DO_CHAIN_TRIPS);
+        assert_eq!(c.get(Param::LOIN), 1);
+        assert_eq!(c.get(Param::LOOV), 0);
         // The REAL-compare test: its misses are BMIR, none BMIS; the baseline has none.
         assert_eq!(get("BMIR").get(Param::BMIR), BRANCH_CHAINS as u64 / 2);
         assert_eq!(get("BMIR").get(Param::BMIS), 0);

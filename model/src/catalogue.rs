@@ -117,6 +117,9 @@ pub enum Operation {
     /// An integer addition on a chain computed in a register between a load and a store
     /// (rule 14d: `J = I + K`, or any addition inside an expression).
     AddInRegister,
+    /// A DO loop's iteration on the chain of its DO variable (rule 27): at -O0 the variable
+    /// lives in memory, and each iteration's increment waits for the last one's store.
+    DoIncrement,
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
@@ -173,6 +176,7 @@ impl Operation {
             Operation::AddressedLoad => "element load at a computed address",
             Operation::AddConstantInPlace => "addition of a constant in memory (X = X + 1)",
             Operation::AddInRegister => "addition in a register (J = I + K)",
+            Operation::DoIncrement => "DO variable's increment (a DO loop iteration)",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
         }
@@ -428,6 +432,7 @@ catalogue! {
     QADR = 129, 13, AddressedLoad, None, None, None, false;
     QAIC = 130, 13, AddConstantInPlace, Integer, Single, Local, false;
     QAIR = 131, 13, AddInRegister, Integer, Single, Local, false;
+    QDOV = 132, 13, DoIncrement, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -568,6 +573,7 @@ impl Param {
             CNVT | QCNV => "rule 25",
             QADR => "rule 14c",
             QAIC | QAIR => "rule 14d",
+            QDOV => "rule 27",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",
         }
@@ -688,10 +694,11 @@ mod tests {
         assert_eq!(names.len(), Param::ALL.len());
         // Saavedra-Barrera's 74, 30 latencies, BMIS, DUMA, BMIR, INST, CSTA, the four of
         // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two, BMSN,
-        // the conversion's two, QADR, the two integer additions of rule 14d.
+        // the conversion's two, QADR, the two integer additions of rule 14d, the DO
+        // variable's link of rule 27.
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1
         );
     }
 

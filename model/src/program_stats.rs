@@ -74,6 +74,11 @@ pub struct LoopStats {
     /// `recurrences`: one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub recurrence_spans: Vec<u32>,
+    /// Whether each recurrence restarts at every entry of the loop, its scalar set afresh by
+    /// the assignments just before the loop (rule 27); absent (older files, or none restarts)
+    /// or shorter than `recurrences`: carried from one entry to the next.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restarted: Vec<bool>,
     /// Latency counts of the longest chain of dependent statements inside one iteration
     /// (rule 19; absent in older files and when the iteration has no chain).
     #[serde(default, skip_serializing_if = "OpCounts::is_empty")]
@@ -195,12 +200,25 @@ impl LoopStats {
         !calls && self.instructions.unwrap_or(0) >= self.iterations.unwrap_or(u64::MAX)
     }
 
-    /// Each recurrence with the iterations it spans (rule 14).
-    pub fn recurrences_with_spans(&self) -> impl Iterator<Item = (&OpCounts, u32)> {
-        self.recurrences
-            .iter()
-            .enumerate()
-            .map(|(k, r)| (r, self.recurrence_spans.get(k).copied().unwrap_or(1).max(1)))
+    /// Each recurrence with the iterations it spans (rule 14) and whether it restarts at every
+    /// entry (rule 27).
+    pub fn recurrences_with_spans(&self) -> impl Iterator<Item = (&OpCounts, u32, bool)> {
+        self.recurrences.iter().enumerate().map(|(k, r)| {
+            let span = self.recurrence_spans.get(k).copied().unwrap_or(1).max(1);
+            (r, span, self.restarted.get(k).copied().unwrap_or(false))
+        })
+    }
+
+    /// How many times the run entered the loop: its DO statement's entries (LOIN, LOIX) in a
+    /// body without calls (a callee's loops would count theirs too); None for a loop closed
+    /// by GO TO, one that calls, or without a dynamic analysis.
+    pub fn entries(&self) -> Option<u64> {
+        let body = self.body_counts.as_ref()?;
+        if body.params.contains_key(&crate::Param::PROC) {
+            return None;
+        }
+        let n = body.get(crate::Param::LOIN) + body.get(crate::Param::LOIX);
+        (n > 0).then_some(n)
     }
 }
 

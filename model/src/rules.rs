@@ -195,6 +195,13 @@
 //!     charged by its instructions (rule 17) the recurrence bound (rule 14) is its chain's
 //!     latency plus its branch misses ([`is_branch_miss`]), where an optimized build's
 //!     overlap them (its IFs may be conditional moves, which rule 15 does not see).
+//! 27. The DO variable's chain, and restarted chains (opcost's refinement): gfortran -O0 keeps
+//!     a DO variable in memory, so every DO loop carries the chain of its increments, one
+//!     QDOV an iteration. That chain, and any recurrence whose scalar the assignments just
+//!     before the loop set afresh, restarts at every entry; in entries of at most
+//!     [`RESTART_TRIPS`] iterations the window runs the chains of the entries it holds side
+//!     by side, and the recurrence bound is the chain's latency times the iterations times
+//!     I / (I + WIND), I the instructions of one entry ([`restarted_chain_share`]).
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -1097,6 +1104,33 @@ pub fn window_bound(chain_ns: f64, instructions: f64, window: f64) -> f64 {
     }
 }
 
+/// Rule 27: the longest trip count per entry at which a loop's restarted chains overlap across
+/// entries. Past it the core's loop-exit prediction no longer covers the loop and each entry's
+/// chain runs after the last one's (measured on the Intel host: an empty -O0 DO loop iterated
+/// at 0.59, 0.66, 0.77 and 0.99 of its carried chain's time at 8, 16, 32 and 96 trips; a
+/// restarted dot product took 0.73 of its carried time at 16 trips, 0.89 at 32, 0.96 at 64).
+pub const RESTART_TRIPS: f64 = 16.0;
+
+/// Rule 27: the share of a restarted chain's latency that a loop's entries leave exposed. A
+/// recurrence whose scalar is set afresh before the loop (`T = 2N+1` before a continued
+/// fraction's loop, `S = 0` before a row's sum, the DO variable itself) does not carry its
+/// chain from one entry to the next: while one entry's chain runs, the window (`window`
+/// instructions) holds the next `window / instructions_per_entry` entries, whose chains run
+/// alongside, so the entries take `instructions / (instructions + window)` of their chains'
+/// summed latency: WIND / I of rule 19 when entries are short. Entries of more than
+/// [`RESTART_TRIPS`] iterations, and a window or an entry not known: all of it.
+pub fn restarted_chain_share(
+    instructions_per_entry: f64,
+    trips_per_entry: f64,
+    window: f64,
+) -> f64 {
+    if window > 0.0 && instructions_per_entry > 0.0 && trips_per_entry <= RESTART_TRIPS {
+        instructions_per_entry / (instructions_per_entry + window)
+    } else {
+        1.0
+    }
+}
+
 /// Rule 19 inverted: the window (instructions in flight) of a test whose pass holds a chain of
 /// `chain_ns` and `instructions` and takes `pass_ns`.
 pub fn window_of(chain_ns: f64, instructions: f64, pass_ns: f64) -> f64 {
@@ -1274,6 +1308,18 @@ pub fn reads_array(e: &Expr) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_restarted_chain_is_exposed_by_its_entries_share_of_the_window() {
+        // Entries of 100 instructions, a window of 300: three more entries run beside the
+        // one in flight, a quarter of the chains' latency shows; an entry of 900: three
+        // quarters; nothing known, or entries longer than the exit predictor covers: all.
+        assert!((restarted_chain_share(100.0, 8.0, 300.0) - 0.25).abs() < 1e-12);
+        assert!((restarted_chain_share(900.0, 16.0, 300.0) - 0.75).abs() < 1e-12);
+        assert_eq!(restarted_chain_share(100.0, 17.0, 300.0), 1.0);
+        assert_eq!(restarted_chain_share(100.0, 8.0, 0.0), 1.0);
+        assert_eq!(restarted_chain_share(0.0, 8.0, 300.0), 1.0);
+    }
+
     #[test]
     fn the_window_bound_and_its_inverse_agree() {
         // A chain of 30 ns in iterations of 60 instructions, a window of 180: three

@@ -219,11 +219,14 @@ fn charge_loop(
     // as nothing on a chain rather than dropping the chain.
     let cost = |r: &OpCounts| -> f64 { r.params.iter().map(|(p, &c)| c as f64 * value(p)).sum() };
     // Each bound as (its time ns, its counts over the whole run).
-    // A recurrence spanning k iterations waits its latency once every k iterations.
+    // A recurrence spanning k iterations waits its latency once every k iterations; one that
+    // restarts at every entry shows only the share the window does not overlap (rule 27).
+    let restarted_share = restarted_share(l, value(&Param::WIND));
     let recurrence = l
         .recurrences_with_spans()
-        .map(|(r, span)| {
-            let times = n / span as f64;
+        .map(|(r, span, restarted)| {
+            let share = if restarted { restarted_share } else { 1.0 };
+            let times = n / span as f64 * share;
             (times * cost(r), r.scaled(times.round() as u64))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0));
@@ -235,7 +238,8 @@ fn charge_loop(
             .params
             .iter()
             .map(|(p, &c)| {
-                let (v, se, _) = table[p];
+                // A latency the machine file lacks (made before it: QDOV) costs nothing.
+                let (v, se, _) = table.get(p).copied().unwrap_or((0.0, 0.0, 0));
                 let c = c as f64;
                 var += (c * se * share).powi(2);
                 (*p, c, c * v * share, c * se * share)
@@ -308,6 +312,18 @@ fn charge_loop(
         }
         _ => charge(Vec::new(), 0.0, thr, LoopBound::Operations),
     })
+}
+
+/// Rule 27: the share of a restarted recurrence's chains that a loop's entries leave
+/// exposed, from its instructions and iterations per entry and the window; one when one of
+/// them is not known.
+fn restarted_share(l: &LoopStats, window: f64) -> f64 {
+    match (l.instructions, l.iterations, l.entries()) {
+        (Some(i), Some(n), Some(e)) => {
+            rules::restarted_chain_share(i as f64 / e as f64, n as f64 / e as f64, window)
+        }
+        _ => 1.0,
+    }
 }
 
 /// Of the limits a loop charged by its instructions overlaps, the longest and its kind: its
@@ -1109,6 +1125,7 @@ mod tests {
             body_counts: Some(body.clone()),
             recurrences: vec![rec],
             recurrence_spans: Vec::new(),
+            restarted: Vec::new(),
             longest_chain: OpCounts::new(),
             regions: vec!["R".into()],
             instructions,
@@ -1285,6 +1302,39 @@ mod tests {
         // A wider window hides the chain: the issue bound stands.
         let p = predict_part("U", &body, &[&l], &with_window(200.0));
         assert!((p.time.mean_ns - 200.0).abs() < 1e-9, "{}", p.time.mean_ns);
+    }
+
+    #[test]
+    fn a_chain_restarted_at_every_entry_shows_the_share_the_window_does_not_overlap() {
+        let m = machine(&[
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::LOIN, 0.0, 0.0),
+            (Param::QARS, 1.0, 0.0),
+            (Param::QTRS, 7.0, 0.0),
+            (Param::INST, 0.1, 0.0),
+            (Param::WIND, 200.0, 0.0),
+        ]);
+        // 10 entries of 10 iterations, 200 instructions an entry (200 ns issued), a chain of
+        // 8 ns an iteration (800 ns carried from entry to entry).
+        let (mut body, mut l) = sum_loop(Some(2000));
+        body.add(Param::LOIN, 10);
+        l.body_counts = Some(body.clone());
+        assert_eq!(l.entries(), Some(10));
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 800.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // Set afresh before each entry, the chain shows 200 / (200 + 200) of its latency.
+        l.restarted = vec![true];
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // Entries not known (a loop closed by GO TO): the whole chain.
+        let mut unknown = l.clone();
+        let mut no_entries = body.clone();
+        no_entries.params.remove(&Param::LOIN);
+        unknown.body_counts = Some(no_entries);
+        assert_eq!(unknown.entries(), None);
+        let p = predict_part("U", &body, &[&unknown], &m);
+        assert!((p.time.mean_ns - 800.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
     #[test]
