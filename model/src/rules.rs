@@ -1106,9 +1106,9 @@ pub fn window_bound(chain_ns: f64, instructions: f64, window: f64) -> f64 {
 
 /// Rule 27: the longest trip count per entry at which a loop's restarted chains overlap across
 /// entries. Past it the core's loop-exit prediction no longer covers the loop and each entry's
-/// chain runs after the last one's (measured on the Intel host: an empty -O0 DO loop iterated
-/// at 0.59, 0.66, 0.77 and 0.99 of its carried chain's time at 8, 16, 32 and 96 trips; a
-/// restarted dot product took 0.73 of its carried time at 16 trips, 0.89 at 32, 0.96 at 64).
+/// chain runs after the last one's (measured on the Intel host: a -O0 DO loop storing one
+/// element iterated at 0.60, 0.67 and 0.78 of its 96-trip time at 8, 16 and 32 trips; a
+/// restarted dot product took 0.76 of its carried time at 16 trips, 0.89 at 32, 0.96 at 64).
 pub const RESTART_TRIPS: f64 = 16.0;
 
 /// Rule 27: the share of a restarted chain's latency that a loop's entries leave exposed. A
