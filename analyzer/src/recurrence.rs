@@ -324,19 +324,13 @@ fn cycles(chains: &Chains) -> Vec<Recurrence> {
     out
 }
 
-/// The name rule 27 gives the chain of a DO loop's variable.
-const DO_VARIABLE: &str = "#do";
-
 /// Rule 27: the chain of a DO loop's variable, one QDOV an iteration. gfortran -O0 keeps the
 /// variable in memory, and each iteration's test and increment wait for the last increment's
-/// store; the DO statement sets it afresh at every entry. None for a loop closed by GO TO or a
-/// DO WHILE (their chains, if any, are their statements').
-fn do_variable_link(prog: &Program, first: usize) -> Option<Recurrence> {
-    matches!(prog.stmts[first].stmt, Some(Stmt::Do(..))).then(|| Recurrence {
-        latency: OpCounts::one(model::Param::QDOV),
-        span: 1,
-        scalar: DO_VARIABLE.to_string(),
-    })
+/// store; the DO statement sets it afresh at every entry, so the chain always restarts. None
+/// for a loop closed by GO TO or a DO WHILE (their chains, if any, are their statements').
+fn do_variable_link(prog: &Program, first: usize) -> Option<(OpCounts, u32)> {
+    matches!(prog.stmts[first].stmt, Some(Stmt::Do(..)))
+        .then(|| (OpCounts::one(model::Param::QDOV), 1))
 }
 
 /// A recurrence of a loop (rule 14): the latency counts of its chain over the iterations it
@@ -352,9 +346,6 @@ pub struct Recurrence {
 /// statement that is not an assignment, or a labelled one, which a jump may enter) set
 /// `scalar` afresh: the last of them to assign it does not read it.
 fn set_afresh_before(prog: &Program, first: usize, scalar: &str) -> bool {
-    if scalar == DO_VARIABLE {
-        return true;
-    }
     let unit = prog.stmts[first].unit;
     for k in (0..first).rev() {
         let st = &prog.stmts[k];
@@ -897,20 +888,24 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
                     }
                 }
             }
-            let (mut found, longest_chain) = recurrences_of(&body);
+            let (found, longest_chain) = recurrences_of(&body);
+            let mut restarted: Vec<bool> = found
+                .iter()
+                .map(|r| set_afresh_before(prog, *first, &r.scalar))
+                .collect();
+            let mut recurrences: Vec<(OpCounts, u32)> =
+                found.into_iter().map(|r| (r.latency, r.span)).collect();
             if let Some(link) = do_variable_link(prog, *first) {
-                found.push(link);
+                recurrences.push(link);
+                restarted.push(true);
             }
             LoopShape {
                 unit: *unit,
                 first: *first,
                 last: *last,
                 iterations: iterations.clone(),
-                restarted: found
-                    .iter()
-                    .map(|r| set_afresh_before(prog, *first, &r.scalar))
-                    .collect(),
-                recurrences: found.into_iter().map(|r| (r.latency, r.span)).collect(),
+                recurrences,
+                restarted,
                 longest_chain,
             }
         })

@@ -63,8 +63,9 @@
 //!     14d: an integer addition is QAIS only where gfortran -O0 adds a variable into a local
 //!     scalar's memory (`K = K + J`), QAIC where it adds a constant there (`K = K - 1`), and
 //!     QAIR anywhere else (computed in a register between a load and a store). Compares,
-//!     logical operators, calls and operators without a latency parameter add nothing; a use inside a subscript is one QADR more, the element's load (14c: only
-//!     subscripts the iteration computes are followed, see `analyzer::recurrence`). Array
+//!     logical operators, calls and operators without a latency parameter add nothing; a use
+//!     inside a subscript is one QADR more, the element's load (14c: only subscripts the
+//!     iteration computes are followed, see `analyzer::recurrence`). Array
 //!     elements chain like scalars when the loop does not move them (constant subscripts
 //!     `E(1)`, or subscripts the loop does not assign: `W(I)` in a loop over K), when an
 //!     element stored at an offset of the DO variable is read one iteration later (`X(K)`
