@@ -183,6 +183,29 @@ pub struct HardwareReport {
 }
 
 impl HardwareReport {
+    /// Rule 28: the first level's sets, ways and line, when X-Ray measured its associativity
+    /// and block (compact sequences); None otherwise.
+    pub fn l1_geometry(&self) -> Option<crate::rules::CacheGeometry> {
+        let l1 = self.caches.iter().find(|c| c.level == 1)?;
+        let ways = u64::from(l1.associativity?);
+        let line_bytes = u64::from(l1.block_bytes?);
+        let sets = l1.capacity_bytes / (ways * line_bytes).max(1);
+        (sets > 0).then_some(crate::rules::CacheGeometry {
+            sets,
+            ways,
+            line_bytes,
+        })
+    }
+
+    /// The load-to-use latency, ns, of a hit in cache `level`; None when it was not measured.
+    pub fn latency_ns(&self, level: u8) -> Option<f64> {
+        self.caches
+            .iter()
+            .find(|c| c.level == level)
+            .map(|c| c.latency_ns)
+            .filter(|ns| ns.is_finite() && *ns > 0.0)
+    }
+
     /// The bandwidths of the level a loop whose data take `footprint_bytes` streams from
     /// (rule 21): the first cache level that holds them, else main memory; None when no
     /// bandwidth was measured. A level holds what the larger of X-Ray's capacity and the

@@ -133,6 +133,8 @@ pub enum LoopBound {
     Window,
     /// Its data streaming from the cache level or memory they fit in (rule 21).
     Memory,
+    /// Its stores whose stride folds onto a few L1 sets, each waiting for its line (rule 28).
+    StoreConflicts,
 }
 
 impl LoopBound {
@@ -145,6 +147,7 @@ impl LoopBound {
             LoopBound::Divider => "divider",
             LoopBound::Window => "out-of-order window",
             LoopBound::Memory => "memory bandwidth",
+            LoopBound::StoreConflicts => "stores' set conflicts",
         }
     }
 }
@@ -329,7 +332,8 @@ fn restarted_share(l: &LoopStats, window: f64) -> f64 {
 /// Of the limits a loop charged by its instructions overlaps, the longest and its kind: its
 /// issue (`b`), its divider (an optimized build's divisions and square roots at X-Ray's
 /// measured throughputs when it has them, else `unit_ns`, the characterized DR... and SQR...
-/// parameters), the window over its longest chain (rule 19) and its memory traffic (rule 21).
+/// parameters), the window over its longest chain (rule 19), its memory traffic (rule 21) and
+/// its stores that wait for their lines (rule 28).
 fn busiest(
     l: &LoopStats,
     b: &IssueBound,
@@ -353,11 +357,13 @@ fn busiest(
         .as_ref()
         .and_then(|t| hw.memory_ns(t, n))
         .unwrap_or(0.0);
+    let conflicts = hw.store_conflicts_ns(l, n).unwrap_or(0.0);
     [
         (b.ns, b.kind()),
         (divider, LoopBound::Divider),
         (window, LoopBound::Window),
         (memory, LoopBound::Memory),
+        (conflicts, LoopBound::StoreConflicts),
     ]
     .into_iter()
     .fold(
@@ -417,6 +423,26 @@ impl<'a> Hardware<'a> {
             }
         }
         Some(iterations * bandwidth.time_ns(read, written))
+    }
+
+    /// Rule 28: the time, ns, `iterations` of a loop take when each of its stores whose stride
+    /// folds onto a few L1 sets waits for its line from L2; None without X-Ray's L1 geometry
+    /// and L2 latency, or for a loop whose entries are not known (closed by GO TO).
+    fn store_conflicts_ns(&self, l: &LoopStats, iterations: f64) -> Option<f64> {
+        let xray = self.xray?;
+        let l1 = xray.l1_geometry()?;
+        let wait = xray.latency_ns(2)?;
+        let trips = iterations / l.entries()? as f64;
+        let stores = l
+            .traffic
+            .as_ref()?
+            .references
+            .iter()
+            .filter(|r| r.written)
+            .filter_map(|r| r.stride_bytes)
+            .filter(|&s| rules::store_waits_for_its_line(s, trips, l1))
+            .count();
+        Some(iterations * stores as f64 * wait)
     }
 }
 
@@ -1735,6 +1761,50 @@ mod tests {
                     "{flags}: {small:?}"
                 );
             }
+        }
+    }
+
+    /// Rule 28: a transpose's store stepping 1 KiB (a 128 x 128 DOUBLE PRECISION matrix)
+    /// visits 4 of a 32 KiB 8-way L1's 64 sets, 32 lines for the 128 an entry touches: each
+    /// store waits for its line from L2. Padded by one line (136 rows) it visits every set
+    /// and does not wait.
+    #[test]
+    fn a_store_whose_stride_folds_onto_few_sets_waits_for_l2() {
+        let mut m = machine(&[(Param::INST, 0.01, 0.0), (Param::MEMO, 0.01, 0.0)]);
+        let mut x = xray_report();
+        x.caches[0].associativity = Some(8);
+        let mut l2 = x.caches[0].clone();
+        (l2.level, l2.capacity_bytes, l2.latency_ns) = (2, 1 << 20, 5.0);
+        x.caches.push(l2);
+        // L2 streams the 256 KiB at 64 B/ns: no bandwidth bound near the waits.
+        let mut l2_rate = x.bandwidths[0].clone();
+        (l2_rate.level, l2_rate.footprint_bytes) = (Some(2), 1 << 19);
+        x.bandwidths.insert(1, l2_rate);
+        m.xray = Some(x);
+        let source = "      PROGRAM T\n      DOUBLE PRECISION A(128,128), B(128,128), C(136,128)\n      COMMON /M/ A, B, C\n      INTEGER I, J\n      DO 20 J = 1, 128\n      DO 10 I = 1, 128\n         B(J,I) = A(I,J)\n   10 CONTINUE\n   20 CONTINUE\n      DO 40 J = 1, 128\n      DO 30 I = 1, 128\n         C(J,I) = A(I,J)\n   30 CONTINUE\n   40 CONTINUE\n      PRINT *, B(3,5), C(3,5)\n      END\n";
+        let Some((_dir, _file, a)) = analyzed("transpose.f", source, &m) else {
+            return;
+        };
+        for flags in ["-O0", "-O2"] {
+            let mut stats = a.stats.clone();
+            m.compiler.flags = vec![flags.into()];
+            crate::issue::fit_to_build(&mut stats, &m).unwrap();
+            let p = predict(&stats, &m);
+            let row = |line: u32| p.loops.iter().find(|l| l.first_line == line);
+            let folded = row(6).expect("the transpose into B");
+            assert_eq!(folded.bound, LoopBound::StoreConflicts, "{flags}: {p:?}");
+            let want = 128.0 * 128.0 * 5.0 * 1e-9;
+            assert!(
+                (folded.time_s - want).abs() < 1e-6 * want,
+                "{flags}: {folded:?}"
+            );
+            let padded = row(11).expect("the transpose into C");
+            assert_ne!(
+                padded.bound,
+                LoopBound::StoreConflicts,
+                "{flags}: {padded:?}"
+            );
+            assert!(padded.time_s < 0.5 * folded.time_s, "{flags}: {padded:?}");
         }
     }
 
