@@ -1733,6 +1733,15 @@ mod tests {
         }
     }
 
+    /// The prediction of a program analyzed for `m` when `m` was characterized at `flags`
+    /// (its counts fitted to that build).
+    fn predicted_at(stats: &ProgramStats, m: &mut Characterization, flags: &str) -> Prediction {
+        let mut stats = stats.clone();
+        m.compiler.flags = vec![flags.into()];
+        crate::issue::fit_to_build(&mut stats, m).unwrap();
+        predict(&stats, m)
+    }
+
     /// Issue 27's bound test: a loop streaming arrays larger than the last cache is charged
     /// by its memory bound (rule 21), at the copy bandwidth of memory for its 16 bytes an
     /// iteration; a loop over arrays that fit in L1 streams at L1's rate.
@@ -1744,10 +1753,7 @@ mod tests {
             return;
         };
         for flags in ["-O0", "-O2"] {
-            let mut stats = a.stats.clone();
-            m.compiler.flags = vec![flags.into()];
-            crate::issue::fit_to_build(&mut stats, &m).unwrap();
-            let p = predict(&stats, &m);
+            let p = predicted_at(&a.stats, &mut m, flags);
             let row = |line: u32| p.loops.iter().find(|l| l.first_line == line);
             let big = row(6).expect("the large copy");
             assert_eq!(big.bound, LoopBound::Memory, "{flags}: {:?}", p.loops);
@@ -1786,10 +1792,7 @@ mod tests {
             return;
         };
         for flags in ["-O0", "-O2"] {
-            let mut stats = a.stats.clone();
-            m.compiler.flags = vec![flags.into()];
-            crate::issue::fit_to_build(&mut stats, &m).unwrap();
-            let p = predict(&stats, &m);
+            let p = predicted_at(&a.stats, &mut m, flags);
             let row = |line: u32| p.loops.iter().find(|l| l.first_line == line);
             let folded = row(6).expect("the transpose into B");
             assert_eq!(folded.bound, LoopBound::StoreConflicts, "{flags}: {p:?}");
