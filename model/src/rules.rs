@@ -1054,13 +1054,20 @@ pub fn store_waits_for_its_line(stride_bytes: i64, trips: f64, l1: CacheGeometry
         return false;
     }
     let trips = trips as u64;
-    // The set sequence repeats within sets × line steps: enough to see every set it reaches.
-    let mut seen = vec![false; l1.sets as usize];
-    for k in 0..trips.min(l1.sets * l1.line_bytes) {
-        seen[((k * stride / l1.line_bytes) % l1.sets) as usize] = true;
+    // The set sequence repeats within sets × line steps: enough to see every set it reaches
+    // (capped for a geometry no cache has).
+    let steps = trips
+        .min(l1.sets.saturating_mul(l1.line_bytes))
+        .min(1 << 16);
+    let tracked = l1.sets.min(1 << 16);
+    let mut seen = vec![false; tracked as usize];
+    for k in 0..steps {
+        // In u128: a stride from a hand-made statistics file may be any size.
+        let line = u128::from(k) * u128::from(stride) / u128::from(l1.line_bytes);
+        seen[(line % u128::from(tracked)) as usize] = true;
     }
     let sets = seen.iter().filter(|s| **s).count() as u64;
-    sets < l1.sets && sets * l1.ways < trips
+    sets < l1.sets && sets.saturating_mul(l1.ways) < trips
 }
 
 /// Rule 22: what a basic block outside the loops rule 17 charges adds to its operations'
@@ -1388,6 +1395,15 @@ mod tests {
         // Unit stride and steps within a line never wait.
         assert!(!store_waits_for_its_line(8, 1e6, l1));
         assert!(!store_waits_for_its_line(32, 1e6, l1));
+        // Absurd strides and geometries answer without overflowing.
+        assert!(store_waits_for_its_line(i64::MIN, 1e9, l1));
+        let odd = CacheGeometry {
+            sets: u64::MAX,
+            ways: 1,
+            line_bytes: 1 << 62,
+        };
+        // Whatever it answers, it answers without a panic or a runaway loop.
+        let _ = store_waits_for_its_line(i64::MAX, 1e9, odd);
     }
 
     fn x() -> Operand {
