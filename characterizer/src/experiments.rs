@@ -22,8 +22,6 @@ pub const FEW_CHAINS: usize = 8;
 /// the samples' data-dependent IFs cost).
 pub const BRANCH_CHAINS: usize = 2;
 
-/// Which of the branch tests' 32 table elements hold +1 (bit set) or -1: sixteen of each.
-const SIGN_PATTERN: u32 = 0x5A3C_96E1;
 /// Trip counts of the two DO-loop experiments (Saavedra-Barrera's section 4.5.1: vary the trips).
 pub const SHORT_TRIPS: u64 = 1;
 pub const LONG_TRIPS: u64 = 16;
@@ -846,20 +844,127 @@ fn do_variable_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>, l
     groups.push(single(&[Param::QDOV], "QDOV"));
 }
 
-/// Rule 15 (opcost's refinement): a mispredicted IF. BRANCH_CHAINS random-number chains;
-/// each IF goes one way or the other at random, so half the IFs are missed; the baseline
-/// has the same body with a condition that is never true. Each chain has its own
-/// multiplier (all 1 mod 4, full period): with one multiplier and seeds in arithmetic
-/// progression the signs are correlated and a history-based predictor learns them
-/// (measured: 0.7 ns per "miss", a tenth of a real one).
-/// The IF reads array data loaded through a computed subscript, as a sort's or a
-/// search's does: the chain's high bits pick one of 32 elements holding +1 or -1 (sixteen
-/// of each, stored before the timing). A miss costs the flush plus the wait for the
-/// condition; with the sign of the freshly computed LCG value itself in the condition (the
-/// test until refinement 25) a miss cost 8.5 ns, with the extra dependent load 12.3 ns,
-/// and shell sort's exits about 12 (docs/model.md, refinement 25).
-/// The state of random-number chain k of the branch tests: `NA1(Kk)`, an element reached
-/// through a subscript, as a program's data is.
+/// Random signs the branch tests walk: more outcomes than the core learns when it sees them
+/// again (about 5 000 completely and 10 000 partly on the Intel host), so half of them miss.
+pub const SIGN_OUTCOMES: usize = 65_536;
+
+/// Rule 15 (opcost's refinement): a mispredicted IF. Each pass tests BRANCH_CHAINS elements of
+/// a table of random signs (+1 or -1, written before the timing by the support code's
+/// Park-Miller chain, NSIGNS) through a subscript the pass advances, `IF (NR(JR + k) .GT. 0)`,
+/// so half the IFs are missed; the baseline has the same body with a condition that is never
+/// true. A miss costs the flush plus the wait for its condition, and a program's IF tests data
+/// stored well before it (a sort's keys, a sieve's flags): the test until session 29 took its
+/// signs from random-number chains computed in the same pass, whose every miss re-ran the
+/// chain's step, and charged a miss 14.7 ns on the Intel host where IFs on stored random data
+/// miss for 8-11 ns (docs/model.md, "Rule 15, measured again").
+fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let mut inits: Vec<(String, String)> = (1..=BRANCH_CHAINS)
+        .map(|k| (index(k).name, format!("IVAL({k})")))
+        .collect();
+    inits.push(("IZ".into(), "IVAL(0)".into()));
+    inits.push(("MT".into(), "IVAL(2147483647)".into()));
+    inits.push((FLAVORS[0].zero().name, "RVAL(0.0)".to_string()));
+    inits.push((
+        "IRINIT".into(),
+        format!("NSIGNS(NR, {})", SIGN_OUTCOMES + BRANCH_CHAINS),
+    ));
+    inits.push(("JR".into(), "IVAL(0)".into()));
+    // BMIR: the same random signs, compared as REAL values (REAL(NR(JR + k)) in the condition
+    // of the test and of its baseline alike), whose branch resolves later (rule 15). The value
+    // is converted in the condition rather than stored in a REAL array first: a REAL store
+    // forwarded to the compare's load (QTRS, 3 ns) would delay the branch further than a
+    // program's compare on data stored long before does.
+    let real = FLAVORS[0];
+    let mut real_inits = inits.clone();
+    real_inits.push((real.b(1).name, "RVAL(1.0E30)".to_string()));
+    let jr = int_local("JR");
+    for (name, random, floating) in [
+        ("BMIS", true, false),
+        ("BMIS.0", false, false),
+        ("BMIR", true, true),
+        ("BMIR.0", false, true),
+    ] {
+        let i = FLAVORS[2];
+        // The consequent must do something: GCC drops a jump to the next statement even at
+        // -O0. It stores into an array whose address the test has passed on (RA1): at -O1 an
+        // assignment to an unused scalar (`J = 0`, the first version) was deleted with its
+        // IF, and BMIS came out 0.006 ns while shell sort's exits kept their misses; a
+        // conditional store that may be seen elsewhere is neither deleted nor turned into a
+        // conditional move. The baseline compares with the largest value, which no value
+        // exceeds.
+        let tests = (1..=BRANCH_CHAINS).map(|k| {
+            let at = Expr::arith(ArithOp::Add, v(&jr), Expr::int(k as i64));
+            let signed = || Expr::elem(&Operand::local("NR", Type::Integer), vec![at.clone()]);
+            let as_real = || Expr::intrinsic("REAL", vec![signed()]);
+            let (operand, rhs) = match (floating, random) {
+                (false, true) => (signed(), v(&i.zero())),
+                (false, false) => (signed(), v(&int_local("MT"))),
+                (true, true) => (as_real(), v(&real.zero())),
+                (true, false) => (as_real(), v(&real.b(1))),
+            };
+            let cond = Expr::compare(RelOp::Gt, operand, rhs);
+            let sink = Expr::elem(&Operand::local("RA1", Type::Real), vec![v(&index(k))]);
+            let stored = v(&real.zero());
+            let mut counts = rules::count_condition(&cond);
+            if random && k % 2 == 0 {
+                // Per pass, half the IFs run their consequent and half are missed: every
+                // other statement carries one of each (rule 15, two tests, one taken).
+                counts += &rules::count_assignment(&sink, &stored);
+                counts += &rules::count_branch_misses(
+                    2,
+                    1,
+                    Some(1),
+                    rules::branch_miss_param(&cond),
+                    true,
+                );
+            }
+            BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!("IF ({cond}) {sink} = {stored}"),
+                }],
+                counts,
+            }
+        });
+        // JR = MOD(JR + BRANCH_CHAINS, SIGN_OUTCOMES): the next pass's elements.
+        let next = Expr::arith(ArithOp::Add, v(&jr), Expr::int(BRANCH_CHAINS as i64));
+        let wrapped = Expr::intrinsic("MOD", vec![next, Expr::int(SIGN_OUTCOMES as i64)]);
+        let body = tests.chain([assign_expr(v(&jr), wrapped)]).collect();
+        let purpose = match (random, floating) {
+            (true, false) => "IF on a stored random sign: half mispredicted",
+            (true, true) => "IF on a stored random sign, REAL compare: half mispredicted",
+            (false, _) => "the same body, IF never taken",
+        };
+        let mut e = exp(
+            name.into(),
+            purpose,
+            if floating {
+                real_inits.clone()
+            } else {
+                inits.clone()
+            },
+            body,
+        );
+        e.locals = vec![
+            format!(
+                "INTEGER NR({}), JR, IRINIT, NSIGNS",
+                SIGN_OUTCOMES + BRANCH_CHAINS
+            ),
+            "EXTERNAL NSIGNS".into(),
+        ];
+        exps.push(e);
+    }
+    for p in [Param::BMIS, Param::BMIR] {
+        groups.push(Group {
+            unknowns: vec![p],
+            experiments: vec![p.to_string()],
+            baseline: Some(format!("{p}.0")),
+        });
+    }
+}
+
+/// The state of random-number chain k of the quadrant tests (rule 24): `NA1(Kk)`, an element
+/// reached through a subscript, as a program's data is.
 fn lcg_state(k: usize) -> Expr {
     Expr::elem(&Operand::local("NA1", Type::Integer), vec![v(&index(k))])
 }
@@ -889,103 +994,6 @@ fn lcg_inits() -> Vec<(String, String)> {
             ]
         })
         .collect()
-}
-
-fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
-    let na = Operand::local("NA1", Type::Integer);
-    let mut lcg_inits = lcg_inits();
-    // The sign table NA1(33..64): sixteen +1 and sixteen -1 in a fixed scattered order.
-    for j in 0..32 {
-        let sign = if (SIGN_PATTERN >> j) & 1 == 1 { 1 } else { -1 };
-        lcg_inits.push((format!("NA1({})", 33 + j), format!("IVAL({sign})")));
-    }
-    lcg_inits.push(("IZ".into(), "IVAL(0)".into()));
-    lcg_inits.push(("MT".into(), "IVAL(2147483647)".into()));
-    lcg_inits.push((FLAVORS[0].zero().name, "RVAL(0.0)".to_string()));
-    // BMIR: the same random signs, compared as REAL values (REAL(NA1(K)) in the condition of
-    // the test and of its baseline alike), whose branch resolves later (rule 15). The value is
-    // converted in the condition rather than stored in a REAL array first: a REAL store
-    // forwarded to the compare's load (QTRS, 3 ns) would delay the branch further than a
-    // program's compare on data stored long before does.
-    let real = FLAVORS[0];
-    let mut real_inits = lcg_inits.clone();
-    real_inits.push((real.b(1).name, "RVAL(1.0E30)".to_string()));
-    for (name, random, floating) in [
-        ("BMIS", true, false),
-        ("BMIS.0", false, false),
-        ("BMIR", true, true),
-        ("BMIR.0", false, true),
-    ] {
-        let i = FLAVORS[2];
-        // The consequent must do something: GCC drops a jump to the next statement even at
-        // -O0. It stores into an array whose address the test has passed on (RA1): at -O1 an
-        // assignment to an unused scalar (`J = 0`, the first version) was deleted with its
-        // IF, and BMIS came out 0.006 ns while shell sort's exits kept their misses; a
-        // conditional store that may be seen elsewhere is neither deleted nor turned into a
-        // conditional move. The baseline compares with the largest value, which no value
-        // exceeds.
-        let body = (1..=BRANCH_CHAINS)
-            .flat_map(|k| {
-                // NA1(NA1(Kk) / 2**27 + 49): the chain's top five bits pick the element.
-                let signed = || {
-                    let top = Expr::arith(ArithOp::Div, lcg_state(k), Expr::int(134_217_728));
-                    Expr::elem(&na, vec![Expr::arith(ArithOp::Add, top, Expr::int(49))])
-                };
-                let as_real = || Expr::intrinsic("REAL", vec![signed()]);
-                let (operand, rhs) = match (floating, random) {
-                    (false, true) => (signed(), v(&i.zero())),
-                    (false, false) => (signed(), v(&int_local("MT"))),
-                    (true, true) => (as_real(), v(&real.zero())),
-                    (true, false) => (as_real(), v(&real.b(1))),
-                };
-                let cond = Expr::compare(RelOp::Gt, operand, rhs);
-                let sink = Expr::elem(&Operand::local("RA1", Type::Real), vec![v(&index(k))]);
-                let stored = v(&real.zero());
-                let mut counts = rules::count_condition(&cond);
-                if random && k % 2 == 0 {
-                    // Per pass, half the IFs run their consequent and half are missed:
-                    // every other statement carries one of each (rule 15, two tests, one
-                    // taken).
-                    counts += &rules::count_assignment(&sink, &stored);
-                    counts += &rules::count_branch_misses(
-                        2,
-                        1,
-                        Some(1),
-                        rules::branch_miss_param(&cond),
-                        true,
-                    );
-                }
-                vec![
-                    lcg_step(k),
-                    BodyStmt {
-                        lines: vec![Line {
-                            label: None,
-                            text: format!("IF ({cond}) {sink} = {stored}"),
-                        }],
-                        counts,
-                    },
-                ]
-            })
-            .collect();
-        let purpose = match (random, floating) {
-            (true, false) => "IF on a random sign: half mispredicted",
-            (true, true) => "IF on a random sign, REAL compare: half mispredicted",
-            (false, _) => "the same body, IF never taken",
-        };
-        let inits = if floating {
-            real_inits.clone()
-        } else {
-            lcg_inits.clone()
-        };
-        exps.push(exp(name.into(), purpose, inits, body));
-    }
-    for p in [Param::BMIS, Param::BMIR] {
-        groups.push(Group {
-            unknowns: vec![p],
-            experiments: vec![p.to_string()],
-            baseline: Some(format!("{p}.0")),
-        });
-    }
 }
 
 /// Rule 24: BMSN, a miss of a sine's quadrant branches. BRANCH_CHAINS random-number chains,

@@ -306,6 +306,16 @@ fn support() -> String {
     w.s("DO 1 I = 1, N");
     w.stmt(Some(1), "A(I) = V");
     w.s("END");
+    w.comment("Random signs for the branch-miss tests: A(I) = +1 or -1, Park-Miller chain.");
+    w.s("INTEGER FUNCTION NSIGNS(A, N)");
+    w.s("INTEGER N, I, A(N)");
+    w.s("INTEGER*8 S");
+    w.s("S = 4711");
+    w.s("DO 1 I = 1, N");
+    w.s("S = MOD(S * 16807_8, 2147483647_8)");
+    w.stmt(Some(1), "A(I) = 2 * INT(MOD(S / 1024_8, 2_8)) - 1");
+    w.s("NSIGNS = 0");
+    w.s("END");
     w.s("SUBROUTINE FILLI(A, N, V)");
     w.s("INTEGER N, I, A(N), V");
     w.s("DO 1 I = 1, N");
