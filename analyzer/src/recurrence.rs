@@ -1207,11 +1207,12 @@ mod tests {
         let mut loops = all_loops_of(src);
         let do_link = OpCounts::one(Param::QDOV);
         for l in &mut loops {
-            let keep: Vec<bool> = l.recurrences.iter().map(|r| r.0 != do_link).collect();
-            let mut k = keep.iter();
-            l.recurrences.retain(|_| *k.next().unwrap());
-            let mut k = keep.iter();
-            l.restarted.retain(|_| *k.next().unwrap());
+            (l.recurrences, l.restarted) = l
+                .recurrences
+                .drain(..)
+                .zip(l.restarted.drain(..))
+                .filter(|(r, _)| r.0 != do_link)
+                .unzip();
         }
         loops
     }

@@ -864,10 +864,13 @@ fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) 
     inits.push(("IZ".into(), "IVAL(0)".into()));
     inits.push(("MT".into(), "IVAL(2147483647)".into()));
     inits.push((FLAVORS[0].zero().name, "RVAL(0.0)".to_string()));
-    inits.push((
-        "IRINIT".into(),
-        format!("NSIGNS(NR, {})", SIGN_OUTCOMES + BRANCH_CHAINS),
-    ));
+    // The pass reads up to BRANCH_CHAINS elements past the last start JR takes.
+    let table = SIGN_OUTCOMES + BRANCH_CHAINS;
+    inits.push(("IRINIT".into(), format!("NSIGNS(NR, {table})")));
+    let locals = vec![
+        format!("INTEGER NR({table}), JR, IRINIT, NSIGNS"),
+        "EXTERNAL NSIGNS".into(),
+    ];
     inits.push(("JR".into(), "IVAL(0)".into()));
     // BMIR: the same random signs, compared as REAL values (REAL(NR(JR + k)) in the condition
     // of the test and of its baseline alike), whose branch resolves later (rule 15). The value
@@ -945,13 +948,7 @@ fn branch_miss_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) 
             },
             body,
         );
-        e.locals = vec![
-            format!(
-                "INTEGER NR({}), JR, IRINIT, NSIGNS",
-                SIGN_OUTCOMES + BRANCH_CHAINS
-            ),
-            "EXTERNAL NSIGNS".into(),
-        ];
+        e.locals = locals.clone();
         exps.push(e);
     }
     for p in [Param::BMIS, Param::BMIR] {

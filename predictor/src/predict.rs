@@ -87,8 +87,7 @@ fn costs(machine: &Characterization) -> BTreeMap<Param, (f64, f64, usize)> {
     // What an emptied parameter costs instead: its cache's load latency or its instructions'.
     let emptied_cost = |p: Param| -> Option<f64> {
         if let Some(level) = rules::cache_link(p) {
-            let cache = xray?.caches.iter().find(|c| c.level == level)?;
-            return Some(cache.latency_ns);
+            return xray?.latency_ns(level);
         }
         let rows = rules::register_link(p)?;
         rows.iter().map(|r| cpu?.latency_ns(r)).sum()
