@@ -1119,6 +1119,27 @@ mod tests {
     }
 
     #[test]
+    fn an_edit_distance_row_waits_for_its_element_and_both_mins() {
+        // Rules 14e and 14f: D(J) = MIN(A + 1, D(J-1) + 1, C), the row of a Levenshtein
+        // table: the integer element comes back through the store queue (QTEI), its addition
+        // is made in a register (QAIR) and it passes through both of MIN's folds (QMXI).
+        let d = Operand::local("D", Type::Integer);
+        let iv = |n: &str| Expr::var(&Operand::local(n, Type::Integer));
+        let plus_one = |e: Expr| Expr::arith(ArithOp::Add, e, Expr::int(1));
+        let min = Expr::intrinsic(
+            "MIN",
+            vec![plus_one(iv("A")), plus_one(at(&d, "J", -1)), iv("C")],
+        );
+        let r = carried(&[(at(&d, "J", 0), min)], &["D", "J"], "J");
+        assert_eq!(r.len(), 1);
+        let mut expected = OpCounts::new();
+        expected.add(Param::QTEI, 1);
+        expected.add(Param::QAIR, 1);
+        expected.add(Param::QMXI, 2);
+        assert_eq!(r[0].0, expected);
+    }
+
+    #[test]
     fn an_element_read_one_iteration_after_its_store_carries_a_chain() {
         // X(K) = X(K-1) + Y(K): livermore's first sum.
         let x = Operand::local("X", Type::Real);

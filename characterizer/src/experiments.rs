@@ -368,6 +368,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     conversion_experiments(&mut exps, &mut groups);
     addressed_load_experiment(&mut exps, &mut groups);
     integer_addition_experiments(&mut exps, &mut groups);
+    element_transfer_experiment(&mut exps, &mut groups);
     window_experiment(&mut exps, &mut groups);
     (exps, groups)
 }
@@ -1108,6 +1109,42 @@ fn addressed_load_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>
     groups.push(single(&[Param::QADR], "QADR"));
 }
 
+/// Rule 14f: QTEI, an integer element stored and loaded back by the chain's next link, from
+/// the ring `NA1(IB2) = NA1(IB1) + IA1`, ..., `NA1(IB1) = NA1(IB16) + IA16` (IBk holds k,
+/// unknown to the compiler, so every address is computed; IAk alternately +5 and -5): each
+/// link a load, an addition in a register (QAIR) and a store.
+fn element_transfer_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let i = FLAVORS[2];
+    let na = Operand::local("NA1", Type::Integer);
+    let at = |k: usize| Expr::elem(&na, vec![v(&i.b(k))]);
+    let body = (1..=CHAINS)
+        .map(|k| {
+            let target = at(k % CHAINS + 1);
+            let value = Expr::arith(ArithOp::Add, at(k), v(&i.a(k)));
+            let from = at(k).to_string();
+            let counts = rules::chain_latency(&target, &value, &from)
+                .expect("the element's value reads the last link's element");
+            BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!("{target} = {value}"),
+                }],
+                counts,
+            }
+        })
+        .collect();
+    let mut inits = inits_for(i, 0, None, None, None);
+    inits.extend(alternating_a(i, 5.0));
+    inits.extend((1..=CHAINS).map(|k| (i.b(k).name, i.value(k as f64))));
+    exps.push(exp(
+        "QTEI".into(),
+        "a ring of integer elements at computed addresses, NA1(IB2) = NA1(IB1) + IA1",
+        inits,
+        body,
+    ));
+    groups.push(single(&[Param::QTEI], "QTEI"));
+}
+
 /// Rule 14d: the two other forms of an integer addition on a chain at -O0 (QAIS's test is the
 /// addition of a variable into memory, `IX1 = IX1+IAk`). QAIC: `IX1 = IX1+1` and `IX1 = IX1-1`
 /// in turn, an addition of a constant into memory. QAIR: `IX2 = IX1+IAk` and `IX1 = IX2+IAk`
@@ -1411,6 +1448,18 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
                     i
                 },
                 value: Box::new(move |x, k| Expr::arith(ArithOp::Add, v(x), v(&f.a(k)))),
+            },
+            // Rule 14e: MAX(X, A) with A alternately +a and -a, one compare-and-select a
+            // link (X settles at a).
+            ChainCase {
+                param: q(Op::MinMax),
+                purpose: "dependent X = MAX(X, A), A alternately +a and -a",
+                inits: {
+                    let mut i = inits_for(f, CHAINS, Some(1.0), None, None);
+                    i.extend(alternating_a(f, a));
+                    i
+                },
+                value: Box::new(move |x, k| Expr::intrinsic("MAX", vec![v(x), v(&f.a(k))])),
             },
             ChainCase {
                 param: q(Op::Multiply),
@@ -1931,6 +1980,21 @@ mod tests {
             assert_eq!(c.get(Param::QTIS), CHAINS as u64, "{name}");
             assert_eq!(c.total_characterized(), 2 * CHAINS as u64, "{name}");
         }
+        // Rule 14e: one compare-and-select and one transfer a link; rule 14f: one element
+        // forwarded and one addition in a register a link, nothing else.
+        for name in ["QMXS", "QMXD", "QMXI"] {
+            let c = get(name);
+            assert_eq!(
+                c.get(Param::from_mnemonic(name).unwrap()),
+                CHAINS as u64,
+                "{name}"
+            );
+            assert_eq!(c.total_characterized(), 2 * CHAINS as u64, "{name}");
+        }
+        let c = get("QTEI");
+        assert_eq!(c.get(Param::QTEI), CHAINS as u64);
+        assert_eq!(c.get(Param::QAIR), CHAINS as u64);
+        assert_eq!(c.total_characterized(), 2 * CHAINS as u64);
         // Rule 27: QDOV's empty DO loop counts its entry and one QDOV an iteration.
         let c = get("QDOV");
         assert_eq!(c.get(Param::QDOV), DO_CHAIN_TRIPS);

@@ -120,6 +120,14 @@ pub enum Operation {
     /// A DO loop's iteration on the chain of its DO variable (rule 27): at -O0 the variable
     /// lives in memory, and each iteration's increment waits for the last one's store.
     DoIncrement,
+    /// One argument of MIN or MAX beyond the first on a chain (rule 14e): gfortran -O0 folds
+    /// the arguments left to right, a compare and a conditional move for integers, one
+    /// MAXSD/MINSD (MAXSS/MINSS) for reals.
+    MinMax,
+    /// An integer stored into an array element and loaded back by the chain's next link, an
+    /// addition in between (rule 14f): the element's computed address takes the store-to-load
+    /// forwarding path, where a scalar in the frame may be renamed.
+    ElementTransfer,
     /// The instructions an out-of-order core keeps in flight on a loop's code (rule 19): a
     /// count, not a time.
     Window,
@@ -177,6 +185,8 @@ impl Operation {
             Operation::AddConstantInPlace => "addition of a constant in memory (X = X + 1)",
             Operation::AddInRegister => "addition in a register (J = I + K)",
             Operation::DoIncrement => "DO variable's increment (a DO loop iteration)",
+            Operation::MinMax => "MIN or MAX argument",
+            Operation::ElementTransfer => "array element stored and loaded back",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
         }
@@ -433,6 +443,10 @@ catalogue! {
     QAIC = 130, 13, AddConstantInPlace, Integer, Single, Local, false;
     QAIR = 131, 13, AddInRegister, Integer, Single, Local, false;
     QDOV = 132, 13, DoIncrement, None, None, None, false;
+    QMXS = 133, 13, MinMax, Real, Single, Local, false;
+    QMXD = 134, 13, MinMax, Real, Double, Local, false;
+    QMXI = 135, 13, MinMax, Integer, Single, Local, false;
+    QTEI = 136, 13, ElementTransfer, Integer, Single, Local, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -574,6 +588,8 @@ impl Param {
             QADR => "rule 14c",
             QAIC | QAIR => "rule 14d",
             QDOV => "rule 27",
+            QMXS | QMXD | QMXI => "rule 14e",
+            QTEI => "rule 14f",
             p if p.cost_kind() == CostKind::Latency => "rule 14",
             _ => "Saavedra-Barrera's table 4.11",
         }
@@ -695,10 +711,11 @@ mod tests {
         // Saavedra-Barrera's 74, 30 latencies, BMIS, DUMA, BMIR, INST, CSTA, the four of
         // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two, BMSN,
         // the conversion's two, QADR, the two integer additions of rule 14d, the DO
-        // variable's link of rule 27.
+        // variable's link of rule 27, MIN and MAX on a chain (rule 14e), an integer element
+        // on a chain (rule 14f).
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1
         );
     }
 

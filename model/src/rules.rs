@@ -62,7 +62,11 @@
 //!     an integer division or MOD by a constant is QCIS or QRIS there, not a multiplication.
 //!     14d: an integer addition is QAIS only where gfortran -O0 adds a variable into a local
 //!     scalar's memory (`K = K + J`), QAIC where it adds a constant there (`K = K - 1`), and
-//!     QAIR anywhere else (computed in a register between a load and a store). Compares,
+//!     QAIR anywhere else (computed in a register between a load and a store). 14e: MIN and
+//!     MAX fold their arguments left to right, one QMXS/QMXD/QMXI per fold a value passes
+//!     through ([`min_max_latency`]). 14f: an integer stored into an array element is
+//!     forwarded to the next link by QTEI, not QTIS (a scalar's store and reload may be
+//!     renamed, an element's are not); an element is never added to in memory. Compares,
 //!     logical operators, calls and operators without a latency parameter add nothing; a use
 //!     inside a subscript is one QADR more, the element's load (14c: only subscripts the
 //!     iteration computes are followed, see `analyzer::recurrence`). Array
@@ -800,8 +804,15 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
             c
         }
         Expr::Intrinsic { name, args } => {
-            let below = deepest(args.iter().map(|a| path_latency(a, from)).collect())?;
             let arg_type = args.first().map(Expr::ty).unwrap_or(Type::Real);
+            if let Some(IntrinsicRule::Arithmetic {
+                op: Operation::Compare,
+                ..
+            }) = intrinsics::rule_for(name, arg_type)
+            {
+                return min_max_latency(args, e.ty(), from);
+            }
+            let below = deepest(args.iter().map(|a| path_latency(a, from)).collect())?;
             let mut c = below;
             match intrinsics::rule_for(name, arg_type) {
                 Some(IntrinsicRule::Library(op)) => {
@@ -835,6 +846,28 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
     Some(c)
 }
 
+/// Rule 14e: the latency from `from` through MIN or MAX of `args` to its result. gfortran -O0
+/// folds the arguments left to right, one compare-and-select (QMX…, by the result's type)
+/// per argument after the first, so a value in argument k (1-based) waits for
+/// `args.len() - max(k, 2) + 1` of them; the longest path over the arguments counts.
+fn min_max_latency(args: &[Expr], ty: Type, from: &str) -> Option<OpCounts> {
+    let link = latency_counts(Operation::MinMax, ty);
+    let n = args.len();
+    let mut c = args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let mut c = path_latency(a, from)?;
+            for _ in 0..(n + 1).saturating_sub((i + 1).max(2)) {
+                c += &link;
+            }
+            Some(c)
+        })
+        .max_by_key(|c| c.total_characterized())?;
+    c.uncharacterized.clear();
+    Some(c)
+}
+
 /// Rule 14d: an integer addition inside an expression is computed in a register (QAIR); only
 /// the addition of `X = X ± Y` into a local scalar X is made in memory (QAIS, QAIC, see
 /// [`in_place_addition`]).
@@ -853,7 +886,12 @@ fn in_place_addition<'a>(target: &Expr, value: &'a Expr) -> Option<(Param, &'a E
     let Expr::Variable(x) = target.unparen() else {
         return None;
     };
-    if x.global || x.dummy || latency_param(Operation::Add, x.ty) != Some(Param::QAIS) {
+    // An element (also one the recurrence finder carries as a scalar named `E(1)`) is loaded,
+    // added to in a register and stored.
+    if x.global || x.dummy || x.name.contains('(') {
+        return None;
+    }
+    if latency_param(Operation::Add, x.ty) != Some(Param::QAIS) {
         return None;
     }
     let Expr::Arith { op, lhs, rhs } = value.unparen() else {
@@ -893,8 +931,28 @@ pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts
         }
         None => path_latency(value, from)?,
     };
-    c += &latency_counts(Operation::MemoryTransfer, target.ty());
+    c += &transfer_latency(target);
     Some(c)
+}
+
+/// The forwarding of `target`'s stored value to the chain's next load (rule 14): one QT… by
+/// its type, and for an integer array element one QTEI instead (rule 14f: a core that renames
+/// a scalar's store and reload in the frame still forwards an element through the store
+/// queue; measured on the Intel host, a ring of integer scalars 0.2 ns a link, of elements
+/// `NE(M2) = NE(M1)` 1.6 ns). The recurrence finder hands a carried element over as a scalar
+/// named by its reference (`D(J)`), so a name with a subscript is an element too.
+fn transfer_latency(target: &Expr) -> OpCounts {
+    let is_element = match target.unparen() {
+        Expr::Element { .. } => true,
+        Expr::Variable(o) => o.name.contains('('),
+        _ => false,
+    };
+    let element = latency_counts(Operation::ElementTransfer, target.ty());
+    if is_element && !element.is_empty() {
+        element
+    } else {
+        latency_counts(Operation::MemoryTransfer, target.ty())
+    }
 }
 
 /// Rule 14b: what a chain waits for a REAL or DOUBLE PRECISION function's result on its way
@@ -1608,6 +1666,71 @@ mod tests {
             count_multiway_branch(Some(&Expr::var(&i()))),
             counts(&[(Param::GCOM, 1)])
         );
+    }
+
+    /// Rule 14e: MIN and MAX fold their arguments left to right, one QMX… (by the result's
+    /// type) per argument after the first that the chain's value passes through.
+    #[test]
+    fn min_and_max_on_a_chain_wait_for_each_later_argument() {
+        let k = Operand::local("K", Type::Integer);
+        let j = Operand::local("J", Type::Integer);
+        let x = Operand::local("X", Type::Double);
+        let y = Operand::local("Y", Type::Double);
+        let three = |a: &Operand, b: &Operand, c: Expr| {
+            Expr::intrinsic("MIN", vec![Expr::var(a), Expr::var(b), c])
+        };
+        let link = |target: &Operand, value: Expr, from: &str| {
+            chain_latency(&Expr::var(target), &value, from).unwrap()
+        };
+        // K = MIN(K, J, 7): K passes through both folds, J too, the last argument one.
+        let value = three(&k, &j, Expr::int(7));
+        let both = counts(&[(Param::QTIS, 1), (Param::QMXI, 2)]);
+        assert_eq!(link(&k, value.clone(), "K"), both);
+        assert_eq!(link(&k, value, "J"), both);
+        let last = Expr::intrinsic("MIN", vec![Expr::int(7), Expr::var(&j), Expr::var(&k)]);
+        assert_eq!(
+            link(&k, last, "K"),
+            counts(&[(Param::QTIS, 1), (Param::QMXI, 1)])
+        );
+        // X = MAX(X + 1, Y): an addition, then one MAXSD.
+        let plus = Expr::arith(ArithOp::Add, Expr::var(&x), Expr::int(1));
+        let max = Expr::intrinsic("MAX", vec![plus, Expr::var(&y)]);
+        assert_eq!(
+            link(&x, max, "X"),
+            counts(&[(Param::QTRD, 1), (Param::QARD, 1), (Param::QMXD, 1)])
+        );
+        // An argument the chain does not reach adds nothing.
+        let other = Expr::intrinsic("MAX", vec![Expr::var(&y), Expr::int(0)]);
+        assert!(chain_latency(&Expr::var(&x), &other, "X").is_none());
+    }
+
+    /// Rule 14f: an integer stored into an array element is forwarded to the next link
+    /// through the store queue (QTEI), also when the recurrence finder carries it as a scalar
+    /// named by its reference; an integer scalar and a real element keep their QT….
+    #[test]
+    fn an_integer_element_at_a_computed_address_forwards_by_qtei() {
+        let d = Operand::local("D", Type::Integer);
+        let x = Operand::local("X", Type::Double);
+        let j = Operand::local("J", Type::Integer);
+        let at = |a: &Operand, s: Expr| Expr::elem(a, vec![s]);
+        let prev = Expr::arith(ArithOp::Sub, Expr::var(&j), Expr::int(1));
+        let plus_one = |e: Expr| Expr::arith(ArithOp::Add, e, Expr::int(1));
+        let from = at(&d, prev.clone()).to_string();
+        let c = chain_latency(
+            &at(&d, Expr::var(&j)),
+            &plus_one(at(&d, prev.clone())),
+            &from,
+        );
+        assert_eq!(c, Some(counts(&[(Param::QTEI, 1), (Param::QAIR, 1)])));
+        let carried = Expr::var(&Operand::local("D(J)", Type::Integer));
+        let c = chain_latency(&carried, &plus_one(carried.clone()), "D(J)");
+        assert_eq!(c, Some(counts(&[(Param::QTEI, 1), (Param::QAIR, 1)])));
+        let k = Expr::var(&Operand::local("K", Type::Integer));
+        let c = chain_latency(&Expr::var(&j), &plus_one(k), "K");
+        assert_eq!(c, Some(counts(&[(Param::QTIS, 1), (Param::QAIR, 1)])));
+        let from = at(&x, prev.clone()).to_string();
+        let c = chain_latency(&at(&x, Expr::var(&j)), &plus_one(at(&x, prev)), &from);
+        assert_eq!(c, Some(counts(&[(Param::QTRD, 1), (Param::QARD, 1)])));
     }
 
     /// Rule 14d: gfortran -O0 adds into a local integer's memory for `K = K + J` (QAIS) and
