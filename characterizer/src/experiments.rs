@@ -1119,18 +1119,8 @@ fn element_transfer_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Grou
     let at = |k: usize| Expr::elem(&na, vec![v(&i.b(k))]);
     let body = (1..=CHAINS)
         .map(|k| {
-            let target = at(k % CHAINS + 1);
             let value = Expr::arith(ArithOp::Add, at(k), v(&i.a(k)));
-            let from = at(k).to_string();
-            let counts = rules::chain_latency(&target, &value, &from)
-                .expect("the element's value reads the last link's element");
-            BodyStmt {
-                lines: vec![Line {
-                    label: None,
-                    text: format!("{target} = {value}"),
-                }],
-                counts,
-            }
+            chain_statement(at(k % CHAINS + 1), value, &at(k).to_string())
         })
         .collect();
     let mut inits = inits_for(i, 0, None, None, None);
@@ -1174,7 +1164,7 @@ fn integer_addition_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Gro
                 (i.x(2), i.x(1))
             };
             let value = Expr::arith(ArithOp::Add, v(&from), v(&i.a(k)));
-            chain_statement(Expr::var(&to), value, &from)
+            chain_statement(Expr::var(&to), value, &from.name)
         })
         .collect();
     let mut inits = inits_for(i, 2, Some(1.0), None, None);
@@ -1381,8 +1371,8 @@ fn alternating_a(f: Flavor, a: f64) -> Vec<(String, String)> {
 
 /// The statement `target = value` of a chain that comes in through `from`, counted as one
 /// link (rule 14).
-fn chain_statement(target: Expr, value: Expr, from: &Operand) -> BodyStmt {
-    let counts = rules::chain_latency(&target, &value, &from.name).expect("the value reads from");
+fn chain_statement(target: Expr, value: Expr, from: &str) -> BodyStmt {
+    let counts = rules::chain_latency(&target, &value, from).expect("the value reads from");
     BodyStmt {
         lines: vec![Line {
             label: None,
@@ -1397,7 +1387,7 @@ fn chain_statement(target: Expr, value: Expr, from: &Operand) -> BodyStmt {
 fn chained(f: Flavor, n: usize, value: impl Fn(usize) -> Expr) -> Vec<BodyStmt> {
     let x1 = f.x(1);
     (1..=n)
-        .map(|k| chain_statement(Expr::var(&x1), value(k), &x1))
+        .map(|k| chain_statement(Expr::var(&x1), value(k), &x1.name))
         .collect()
 }
 
@@ -1423,7 +1413,11 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
         let ring: Vec<BodyStmt> = (1..=CHAINS)
             .map(|k| {
                 let from = f.x(k);
-                chain_statement(Expr::var(&f.x(k % CHAINS + 1)), Expr::var(&from), &from)
+                chain_statement(
+                    Expr::var(&f.x(k % CHAINS + 1)),
+                    Expr::var(&from),
+                    &from.name,
+                )
             })
             .collect();
         exps.push(exp(
