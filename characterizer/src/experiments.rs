@@ -1428,6 +1428,11 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
         ));
         groups.push(single(&[qt], qt.mnemonic()));
         let a = if int { 5.0 } else { 2.5 };
+        let alternating = || {
+            let mut i = inits_for(f, CHAINS, Some(1.0), None, None);
+            i.extend(alternating_a(f, a));
+            i
+        };
         let cases = vec![
             // X = X + A with A alternately +a and -a (bounded): the shape of programs' sums
             // and counters (S = S + ..., K = K + I). `X = A - X` measured 2.7 ns a link for
@@ -1436,11 +1441,7 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
             ChainCase {
                 param: q(Op::Add),
                 purpose: "dependent X = X + A, A alternately +a and -a",
-                inits: {
-                    let mut i = inits_for(f, CHAINS, Some(1.0), None, None);
-                    i.extend(alternating_a(f, a));
-                    i
-                },
+                inits: alternating(),
                 value: Box::new(move |x, k| Expr::arith(ArithOp::Add, v(x), v(&f.a(k)))),
             },
             // Rule 14e: MAX(X, A) with A alternately +a and -a, one compare-and-select a
@@ -1448,11 +1449,7 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
             ChainCase {
                 param: q(Op::MinMax),
                 purpose: "dependent X = MAX(X, A), A alternately +a and -a",
-                inits: {
-                    let mut i = inits_for(f, CHAINS, Some(1.0), None, None);
-                    i.extend(alternating_a(f, a));
-                    i
-                },
+                inits: alternating(),
                 value: Box::new(move |x, k| Expr::intrinsic("MAX", vec![v(x), v(&f.a(k))])),
             },
             ChainCase {
