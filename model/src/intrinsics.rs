@@ -10,7 +10,8 @@
 //!   multiplication: rule 3), MOD of reals the library's fmod (MODS, MODD); DPROD one double
 //!   multiplication.
 //! - CABS (and ABS of a complex, CDABS, ZABS) is the library's hypot: parameters of its own
-//!   (CABS, CABD), rule 13a. CMPLX and DCMPLX only place two values side by side: free.
+//!   (CABS, CABD), rule 13a. CMPLX and DCMPLX only place two values side by side, AIMAG,
+//!   DIMAG and DREAL only take one part: free.
 //! - INDEX is the library's string search: one INDX per reference and one SCAN per character
 //!   position it tries, which the counting run counts (rule 23).
 //! - A type conversion (INT, IFIX, IDINT, REAL, FLOAT, SNGL, DBLE, DFLOAT) between integer,
@@ -34,8 +35,9 @@ pub enum IntrinsicRule {
     /// (SCAN, counted by the counting run; rule 23).
     StringSearch,
     /// A type conversion (rule 25): one CNVT when the argument is an integer, REAL or DOUBLE
-    /// PRECISION value of another type than the result, free for one of the result's type,
-    /// uncharacterized for a complex one.
+    /// PRECISION value of another type than the result, free for one of the result's type; of
+    /// a complex argument, its real part as such (rule 13a: `DBLE(Z)` of a DOUBLE COMPLEX Z
+    /// is free, `REAL(Z)` of one a conversion).
     Conversion,
     /// No parameter: counted as uncharacterized, by name.
     Uncharacterized,
@@ -176,9 +178,9 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
     unch("DNINT", Fixed(Type::Double)),
     free("CMPLX", Fixed(Type::Complex)),
     free("DCMPLX", Fixed(Type::DoubleComplex)),
-    unch("AIMAG", Fixed(Type::Real)),
-    unch("DIMAG", Fixed(Type::Double)),
-    unch("DREAL", Fixed(Type::Double)),
+    free("AIMAG", Fixed(Type::Real)),
+    free("DIMAG", Fixed(Type::Double)),
+    free("DREAL", Fixed(Type::Double)),
     unch("CONJG", Fixed(Type::Complex)),
     unch("DCONJG", Fixed(Type::DoubleComplex)),
     lib("CABS", Fixed(Type::Real), O::ComplexAbs),

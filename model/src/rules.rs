@@ -53,7 +53,9 @@
 //!     a multiplication and an addition ([`complex_operations`]). A complex argument is an
 //!     address like any other (AGRS, AGRD). CABS, ABS of a complex, CDABS and ZABS call the
 //!     library's hypot: parameters of their own (CABS, CABD; QCBS, QCBD on a chain). CMPLX and
-//!     DCMPLX cost nothing. Powers and functions of a complex stay uncharacterized.
+//!     DCMPLX cost nothing, and so does taking a part (AIMAG, DIMAG, DREAL; REAL and DBLE of
+//!     a complex are its real part, converted as rule 25 says when the precision changes).
+//!     CONJG, powers and functions of a complex stay uncharacterized.
 //! 14. Dependency latency (opcost's refinement, region 13; not in Saavedra-Barrera): when a statement
 //!     reads a scalar that an earlier statement of the same loop wrote, the reader waits. The
 //!     wait along one assignment, from an operand `v` to the target, is one QT… (the stored
@@ -558,9 +560,11 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
 }
 
 /// Rule 25: whether converting a value of type `from` to `to` is an instruction (integer,
-/// REAL and DOUBLE PRECISION apart), nothing (the same type), or None (a complex or
-/// non-numeric value, which has no parameter).
+/// REAL and DOUBLE PRECISION apart), nothing (the same type), or None (a non-numeric value,
+/// which has no parameter). A complex `from` is its real part (rule 13a).
 pub fn conversion(from: Type, to: Type) -> Option<bool> {
+    // Rule 13a: of a complex, the real part is taken (a load of that part) and converted.
+    let from = from.complex_part().unwrap_or(from);
     let numeric = |t: Type| matches!(t, Type::Integer | Type::Real | Type::Double);
     (numeric(from) && numeric(to)).then_some(from != to)
 }
@@ -2001,13 +2005,16 @@ mod tests {
         let c = count_assignment(&Expr::var(&d), &conv("DBLE", &i));
         assert_eq!(c.get(Param::CNVT), 1);
         assert!(c.uncharacterized.is_empty());
-        // Of its own type, free; of a complex, uncharacterized as before.
+        // Of its own type, free; of a complex, its real part (rule 13a): REAL of a COMPLEX
+        // free, DBLE of one a conversion; AIMAG only takes the other part.
         let same = count_assignment(&Expr::var(&d), &conv("DBLE", &d));
         assert_eq!(same.get(Param::CNVT), 0);
         assert!(same.uncharacterized.is_empty());
-        let part = count_assignment(&Expr::var(&d), &conv("REAL", &z));
-        assert_eq!(part.get(Param::CNVT), 0);
-        assert_eq!(part.uncharacterized["intrinsic REAL"], 1);
+        for (name, cnvt) in [("REAL", 0), ("DBLE", 1), ("AIMAG", 0)] {
+            let part = count_assignment(&Expr::var(&d), &conv(name, &z));
+            assert_eq!(part.get(Param::CNVT), cnvt, "{name}");
+            assert!(part.uncharacterized.is_empty(), "{name}");
+        }
         // X = DBLE(INT(X)) + X: two conversions on the chain.
         let round_trip = Expr::intrinsic("DBLE", vec![conv("INT", &d)]);
         let value = Expr::arith(ArithOp::Add, round_trip, Expr::var(&d));
