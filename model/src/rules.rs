@@ -809,16 +809,17 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
         }
         Expr::Intrinsic { name, args } => {
             let arg_type = args.first().map(Expr::ty).unwrap_or(Type::Real);
+            let rule = intrinsics::rule_for(name, arg_type);
             if let Some(IntrinsicRule::Arithmetic {
                 op: Operation::Compare,
                 ..
-            }) = intrinsics::rule_for(name, arg_type)
+            }) = rule
             {
                 return min_max_latency(args, e.ty(), from);
             }
             let below = deepest(args.iter().map(|a| path_latency(a, from)).collect())?;
             let mut c = below;
-            match intrinsics::rule_for(name, arg_type) {
+            match rule {
                 Some(IntrinsicRule::Library(op)) => {
                     c += &latency_counts(op, library_argument(op, arg_type))
                 }
@@ -862,9 +863,7 @@ fn min_max_latency(args: &[Expr], ty: Type, from: &str) -> Option<OpCounts> {
         .enumerate()
         .filter_map(|(i, a)| {
             let mut c = path_latency(a, from)?;
-            for _ in 0..(n + 1).saturating_sub((i + 1).max(2)) {
-                c += &link;
-            }
+            c += &link.scaled((n + 1).saturating_sub((i + 1).max(2)) as u64);
             Some(c)
         })
         .max_by_key(|c| c.total_characterized())?;
@@ -890,9 +889,9 @@ fn in_place_addition<'a>(target: &Expr, value: &'a Expr) -> Option<(Param, &'a E
     let Expr::Variable(x) = target.unparen() else {
         return None;
     };
-    // An element (also one the recurrence finder carries as a scalar named `E(1)`) is loaded,
-    // added to in a register and stored.
-    if x.global || x.dummy || x.name.contains('(') {
+    // An element (also one the recurrence finder carries as a scalar) is loaded, added to in
+    // a register and stored.
+    if x.global || x.dummy || is_element(target) {
         return None;
     }
     if latency_param(Operation::Add, x.ty) != Some(Param::QAIS) {
@@ -943,19 +942,23 @@ pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts
 /// its type, and for an integer array element one QTEI instead (rule 14f: a core that renames
 /// a scalar's store and reload in the frame still forwards an element through the store
 /// queue; measured on the Intel host, a ring of integer scalars 0.2 ns a link, of elements
-/// `NE(M2) = NE(M1)` 1.6 ns). The recurrence finder hands a carried element over as a scalar
-/// named by its reference (`D(J)`), so a name with a subscript is an element too.
+/// `NE(M2) = NE(M1)` 1.6 ns).
 fn transfer_latency(target: &Expr) -> OpCounts {
-    let is_element = match target.unparen() {
-        Expr::Element { .. } => true,
-        Expr::Variable(o) => o.name.contains('('),
-        _ => false,
-    };
     let element = latency_counts(Operation::ElementTransfer, target.ty());
-    if is_element && !element.is_empty() {
+    if is_element(target) && !element.is_empty() {
         element
     } else {
         latency_counts(Operation::MemoryTransfer, target.ty())
+    }
+}
+
+/// Whether `e` is an array element: a reference, or the scalar the recurrence finder hands a
+/// carried element over as, named by its reference (`D(J)`, `E(1)`).
+fn is_element(e: &Expr) -> bool {
+    match e.unparen() {
+        Expr::Element { .. } => true,
+        Expr::Variable(o) => o.name.contains('('),
+        _ => false,
     }
 }
 
