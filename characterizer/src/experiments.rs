@@ -807,8 +807,8 @@ fn do_loop_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>, labe
 
 /// Trips of QDOV's loop: past rule 27's `RESTART_TRIPS`, and long enough that the next
 /// entry's chain overlaps only a small share of this one's (on the Intel host this test gave
-/// 1.8 ns an iteration at 64 trips, 2.2 at 128), so QDOV is the chain of a
-/// loop carried through its entries, as rule 27 charges loops of more than 16 trips.
+/// 1.8 ns an iteration at 64 trips, 2.2 at 128), so QDOV is the chain of a loop carried
+/// through its entries, as rule 27 charges loops of more than 16 trips.
 pub const DO_CHAIN_TRIPS: u64 = 128;
 
 /// Rule 27: QDOV, a DO loop's iteration on the chain of its DO variable. One DO loop of
@@ -816,9 +816,9 @@ pub const DO_CHAIN_TRIPS: u64 = 128;
 /// iteration's increment and test wait for the last increment's store. The body stores because
 /// at -O0 every assignment does, so nearly every real loop stores (an empty loop's chain ran
 /// faster, and from 224 trips on at 0.8-0.9 ns where a loop storing an element stayed at
-/// 1.9-2.3 ns up to 1024 trips: docs/model.md, rule 27). Counted as the loop's entry and one QDOV an iteration (its LOOV and store overlap
-/// the chain, as a recurrence's operations do, rule 14). An optimizer deletes the dead store and
-/// the loop, and the test is marked emptied.
+/// 1.9-2.3 ns up to 1024 trips: docs/model.md, rule 27). Counted as the loop's entry and one
+/// QDOV an iteration (its LOOV and store overlap the chain, as a recurrence's operations do,
+/// rule 14). An optimizer deletes the dead store and the loop, and the test is marked emptied.
 fn do_variable_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>, label: &mut u32) {
     *label += 1;
     let l = *label;
