@@ -8,7 +8,7 @@
 
 use crate::analysis::{Mult, Program};
 use crate::symbols::UnitKind;
-use crate::syntax::{SExpr, Stmt, UOp};
+use crate::syntax::{Arg, SExpr, Stmt, UOp};
 use model::expr::{ArithOp, Expr, Operand};
 use model::{rules, OpCounts};
 use std::collections::{HashMap, HashSet};
@@ -29,6 +29,8 @@ pub struct LoopShape {
     pub longest_chain: OpCounts,
     /// Per recurrence: whether its scalar is set afresh just before the loop (rule 27).
     pub restarted: Vec<bool>,
+    /// Per recurrence: whether its chain passes through a watched IF (rule 26).
+    pub through_branch: Vec<bool>,
 }
 
 /// Scalars and elements a value reads outside subscripts (those can start a chain, rule 14;
@@ -574,6 +576,118 @@ fn assigned_names(
     out
 }
 
+/// Rule 26: the scalars that pass through a watched IF of statements `first..=last` (rule
+/// 15): its condition waits for them (reads them, or what the iteration computed from them
+/// before it), and it chooses their next value (assigns them in its branches or as its
+/// consequent). A mispredicted IF is found out only when its condition is known, and its
+/// wrong path made the wrong link, so such a chain stands still for the wait, the refill and
+/// the link made again: bsearch's `MID = (LO + HI) / 2`, `IF (T(MID) .LT. K) THEN LO = MID +
+/// 1 ELSE HI = MID - 1`.
+fn through_conditions(prog: &Program, first: usize, last: usize) -> HashSet<String> {
+    let stmts = &prog.stmts[first..=last];
+    let mut through = HashSet::new();
+    for (k, st) in stmts.iter().enumerate() {
+        let condition = match &st.stmt {
+            Some(Stmt::LogicalIf(c, ..) | Stmt::BlockIf(c) | Stmt::ElseIf(c)) => c,
+            _ => continue,
+        };
+        if !st.data_dependent() {
+            continue;
+        }
+        let chosen = chosen_by(stmts, k);
+        if chosen.is_empty() {
+            continue;
+        }
+        let mut wanted = Vec::new();
+        names_in(condition, &mut wanted);
+        // Back through the assignments before the IF in the iteration, latest first.
+        for earlier in stmts[..k].iter().rev() {
+            let Some((t, v)) = &earlier.assignment else {
+                continue;
+            };
+            let Expr::Variable(o) = t.unparen() else {
+                continue;
+            };
+            if wanted.contains(&o.name.to_ascii_uppercase()) {
+                let (mut reads, mut addressing) = (Vec::new(), Vec::new());
+                scalars_read(v, &mut reads, &mut addressing);
+                for n in reads.into_iter().chain(addressing) {
+                    let n = n.to_ascii_uppercase();
+                    if !wanted.contains(&n) {
+                        wanted.push(n);
+                    }
+                }
+            }
+        }
+        through.extend(wanted.into_iter().filter(|n| chosen.contains(n)));
+    }
+    through
+}
+
+/// The scalars the IF at `stmts[k]` assigns under it, upper case: a logical IF's consequent,
+/// or a block IF's (an ELSE IF's) branches up to its END IF.
+fn chosen_by(stmts: &[crate::analysis::StmtInfo], k: usize) -> HashSet<String> {
+    let scalar =
+        |st: &crate::analysis::StmtInfo| match st.assignment.as_ref().map(|a| a.0.unparen()) {
+            Some(Expr::Variable(o)) => Some(o.name.to_ascii_uppercase()),
+            _ => None,
+        };
+    if matches!(stmts[k].stmt, Some(Stmt::LogicalIf(..))) {
+        return scalar(&stmts[k]).into_iter().collect();
+    }
+    let mut depth = 0usize;
+    let mut out = HashSet::new();
+    for st in &stmts[k + 1..] {
+        match st.stmt.as_ref().and_then(branching) {
+            Some(Step::Open) => depth += 1,
+            Some(Step::Close) if depth == 0 => break,
+            Some(Step::Close) => depth -= 1,
+            _ => {}
+        }
+        out.extend(scalar(st));
+    }
+    out
+}
+
+/// Every name an expression mentions (variables, arrays, functions), upper case.
+fn names_in(e: &SExpr, out: &mut Vec<String>) {
+    let mut push = |n: &str| {
+        let n = n.to_ascii_uppercase();
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    };
+    match e {
+        SExpr::Name(n) => push(n),
+        SExpr::Apply(n, args) => {
+            push(n);
+            for a in args {
+                match a {
+                    Arg::Expr(x) | Arg::Keyword(_, x) => names_in(x, out),
+                    Arg::Range(lo, hi) => {
+                        for x in [lo, hi].into_iter().flatten() {
+                            names_in(x, out);
+                        }
+                    }
+                    Arg::AltReturn(_) => {}
+                }
+            }
+        }
+        SExpr::Complex(a, b) | SExpr::Binary(_, a, b) => {
+            names_in(a, out);
+            names_in(b, out);
+        }
+        SExpr::Substring(a, lo, hi) => {
+            names_in(a, out);
+            for x in [lo, hi].into_iter().flatten() {
+                names_in(x, out);
+            }
+        }
+        SExpr::Unary(_, a) | SExpr::Paren(a) => names_in(a, out),
+        SExpr::Int(_) | SExpr::Real { .. } | SExpr::Logical(_) | SExpr::Str(_) => {}
+    }
+}
+
 /// A block IF's edge as a chain-finder step.
 fn branching(s: &Stmt) -> Option<Step> {
     match s {
@@ -893,11 +1007,17 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
                 .iter()
                 .map(|r| set_afresh_before(prog, *first, &r.scalar))
                 .collect();
+            let through = through_conditions(prog, *first, *last);
+            let mut through_branch: Vec<bool> = found
+                .iter()
+                .map(|r| through.contains(&r.scalar.to_ascii_uppercase()))
+                .collect();
             let mut recurrences: Vec<(OpCounts, u32)> =
                 found.into_iter().map(|r| (r.latency, r.span)).collect();
             if let Some(link) = do_variable_link(prog, *first) {
                 recurrences.push(link);
                 restarted.push(true);
+                through_branch.push(false);
             }
             LoopShape {
                 unit: *unit,
@@ -906,6 +1026,7 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
                 iterations: iterations.clone(),
                 recurrences,
                 restarted,
+                through_branch,
                 longest_chain,
             }
         })
@@ -1263,6 +1384,36 @@ mod tests {
             "{:?}",
             loops.iter().map(|l| (l.first, l.last)).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn a_chain_through_a_watched_if_is_marked_for_its_misses() {
+        let through = |src: &str| {
+            let loops = all_loops_of(src);
+            assert_eq!(loops.len(), 1);
+            let l = loops[0].clone();
+            assert_eq!(l.through_branch.len(), l.recurrences.len());
+            assert!(!l.recurrences.is_empty());
+            l
+        };
+        // A binary search: the IF waits for MID, computed from LO and HI, and chooses which
+        // of them takes MID's value.
+        let search = "      PROGRAM P\n      INTEGER T(100), LO, HI, MID, K\n      K = 7\n      LO = 1\n      HI = 100\n   10 IF (LO .GT. HI) GO TO 20\n      MID = (LO + HI) / 2\n      IF (T(MID) .LT. K) THEN\n         LO = MID + 1\n      ELSE\n         HI = MID - 1\n      END IF\n      GO TO 10\n   20 PRINT *, LO\n      END\n";
+        let l = through(search);
+        assert!(l.through_branch.iter().all(|&c| c), "{l:?}");
+        // A running maximum: the logical IF reads B and sets it; the DO variable's chain
+        // (last) does not pass through it.
+        let max = "      PROGRAM P\n      REAL A(100), B\n      INTEGER I\n      B = 0.0\n      DO 10 I = 1, 100\n         IF (A(I) .GT. B) B = A(I) + B * 0.5\n   10 CONTINUE\n      PRINT *, B\n      END\n";
+        let l = through(max);
+        let n = l.recurrences.len();
+        assert!(l.through_branch[..n - 1].iter().all(|&c| c), "{l:?}");
+        assert!(!l.through_branch[n - 1]);
+        // An insertion's shift: the IFs wait for J but only leave the loop.
+        let shift = "      PROGRAM P\n      INTEGER A(100), J, V\n      V = 5\n      J = 100\n   40 IF (J .LE. 1) GO TO 45\n      IF (A(J - 1) .LE. V) GO TO 45\n      A(J) = A(J - 1)\n      J = J - 1\n      GO TO 40\n   45 A(J) = V\n      PRINT *, A(1)\n      END\n";
+        assert!(through(shift).through_branch.iter().all(|&c| !c));
+        // Subset sums: the IF chooses WS's addition but waits for M only.
+        let bits = "      PROGRAM P\n      INTEGER W(20), WS, M, I\n      WS = 0\n      M = 12345\n      DO 50 I = 1, 20\n         IF (MOD(M, 2) .EQ. 1) THEN\n            WS = WS + W(I)\n         END IF\n         M = M / 2\n   50 CONTINUE\n      PRINT *, WS\n      END\n";
+        assert!(through(bits).through_branch.iter().all(|&c| !c));
     }
 
     #[test]

@@ -381,6 +381,11 @@ fn loop_stats(
                 } else {
                     Vec::new()
                 },
+                through_branch: if l.through_branch.contains(&true) {
+                    l.through_branch
+                } else {
+                    Vec::new()
+                },
                 longest_chain: l.longest_chain,
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,

@@ -79,6 +79,12 @@ pub struct LoopStats {
     /// or shorter than `recurrences`: carried from one entry to the next.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub restarted: Vec<bool>,
+    /// Whether each recurrence passes through a watched IF of the loop (its condition waits
+    /// for the chain, its branches set the chain's next value), so that a miss of it makes
+    /// the chain's link again (rule 26); absent (older files, or none does) or shorter than
+    /// `recurrences`: it does not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub through_branch: Vec<bool>,
     /// Latency counts of the longest chain of dependent statements inside one iteration
     /// (rule 19; absent in older files and when the iteration has no chain).
     #[serde(default, skip_serializing_if = "OpCounts::is_empty")]
@@ -207,6 +213,11 @@ impl LoopStats {
             let span = self.recurrence_spans.get(k).copied().unwrap_or(1).max(1);
             (r, span, self.restarted.get(k).copied().unwrap_or(false))
         })
+    }
+
+    /// Whether recurrence `k` passes through a watched IF of the loop (rule 26).
+    pub fn through_branch(&self, k: usize) -> bool {
+        self.through_branch.get(k).copied().unwrap_or(false)
     }
 
     /// How many times the run entered the loop: its DO statement's entries (LOIN, LOIX) in a

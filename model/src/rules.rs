@@ -201,7 +201,9 @@
 //!     it, the loop's chain among them, which start again after the refill; so in a loop
 //!     charged by its instructions (rule 17) the recurrence bound (rule 14) is its chain's
 //!     latency plus its branch misses ([`is_branch_miss`]), where an optimized build's
-//!     overlap them (its IFs may be conditional moves, which rule 15 does not see).
+//!     overlap them (its IFs may be conditional moves, which rule 15 does not see). A chain
+//!     that passes through a watched IF (the condition waits for it, the branches set its
+//!     next value) also makes its link again at every miss: the wrong path made it wrong.
 //! 27. The DO variable's chain, and restarted chains (opcost's refinement): gfortran -O0 keeps
 //!     a DO variable in memory, so every DO loop carries the chain of its increments, one
 //!     QDOV an iteration. That chain, and any recurrence whose scalar the assignments just
