@@ -8,7 +8,7 @@
 
 use crate::analysis::{Mult, Program};
 use crate::symbols::UnitKind;
-use crate::syntax::{Arg, SExpr, Stmt, UOp};
+use crate::syntax::{SExpr, Stmt, UOp};
 use model::expr::{ArithOp, Expr, Operand};
 use model::{rules, OpCounts};
 use std::collections::{HashMap, HashSet};
@@ -598,8 +598,9 @@ fn through_conditions(prog: &Program, first: usize, last: usize) -> HashSet<Stri
         if chosen.is_empty() {
             continue;
         }
-        let mut wanted = Vec::new();
-        names_in(condition, &mut wanted);
+        let mut named = HashSet::new();
+        crate::analysis::sexpr_names(condition, &mut named);
+        let mut wanted: Vec<String> = named.iter().map(|n| n.to_ascii_uppercase()).collect();
         // Back through the assignments before the IF in the iteration, latest first.
         for earlier in stmts[..k].iter().rev() {
             let Some((t, v)) = &earlier.assignment else {
@@ -647,45 +648,6 @@ fn chosen_by(stmts: &[crate::analysis::StmtInfo], k: usize) -> HashSet<String> {
         out.extend(scalar(st));
     }
     out
-}
-
-/// Every name an expression mentions (variables, arrays, functions), upper case.
-fn names_in(e: &SExpr, out: &mut Vec<String>) {
-    let mut push = |n: &str| {
-        let n = n.to_ascii_uppercase();
-        if !out.contains(&n) {
-            out.push(n);
-        }
-    };
-    match e {
-        SExpr::Name(n) => push(n),
-        SExpr::Apply(n, args) => {
-            push(n);
-            for a in args {
-                match a {
-                    Arg::Expr(x) | Arg::Keyword(_, x) => names_in(x, out),
-                    Arg::Range(lo, hi) => {
-                        for x in [lo, hi].into_iter().flatten() {
-                            names_in(x, out);
-                        }
-                    }
-                    Arg::AltReturn(_) => {}
-                }
-            }
-        }
-        SExpr::Complex(a, b) | SExpr::Binary(_, a, b) => {
-            names_in(a, out);
-            names_in(b, out);
-        }
-        SExpr::Substring(a, lo, hi) => {
-            names_in(a, out);
-            for x in [lo, hi].into_iter().flatten() {
-                names_in(x, out);
-            }
-        }
-        SExpr::Unary(_, a) | SExpr::Paren(a) => names_in(a, out),
-        SExpr::Int(_) | SExpr::Real { .. } | SExpr::Logical(_) | SExpr::Str(_) => {}
-    }
 }
 
 /// A block IF's edge as a chain-finder step.

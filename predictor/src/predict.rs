@@ -1226,8 +1226,10 @@ mod tests {
         assert_eq!(qtrs.times_executed, 50.0);
     }
 
-    #[test]
-    fn branch_misses_add_to_the_recurrence_at_o0_and_overlap_it_when_optimized() {
+    /// The costs, body and loop of [`sum_loop`] with 2000 instructions and 20 mispredicted
+    /// IFs of 5 ns: 100 iterations, operations 1 ns each, 20 instructions (2 ns), recurrence
+    /// 2.5 ns, the misses 100 ns over the run.
+    fn loop_with_misses() -> ([(Param, f64, f64); 6], OpCounts, LoopStats) {
         let params = [
             (Param::ARSL, 0.5, 0.0),
             (Param::SRSL, 0.5, 0.0),
@@ -1236,11 +1238,22 @@ mod tests {
             (Param::BMIS, 5.0, 0.0),
             (Param::INST, 0.1, 0.0),
         ];
-        // 100 iterations: operations 1 ns each, 20 instructions (2 ns), recurrence 2.5 ns,
-        // 20 mispredicted IFs of 5 ns (100 ns over the run).
         let (mut body, mut l) = sum_loop(Some(2000));
         body.add(Param::BMIS, 20);
         l.body_counts = Some(body.clone());
+        (params, body, l)
+    }
+
+    /// `params` at -O2 (its IFs may be conditional moves).
+    fn optimized(params: &[(Param, f64, f64)]) -> Characterization {
+        let mut m = machine(params);
+        m.compiler.flags = vec!["-O2".into()];
+        m
+    }
+
+    #[test]
+    fn branch_misses_add_to_the_recurrence_at_o0_and_overlap_it_when_optimized() {
+        let (params, body, l) = loop_with_misses();
         // -O0: every IF is a branch, and a miss restarts the chain after it: 250 + 100 ns.
         let p = predict_part("U", &body, &[&l], &machine(&params));
         assert!((p.time.mean_ns - 350.0).abs() < 1e-9, "{}", p.time.mean_ns);
@@ -1251,41 +1264,24 @@ mod tests {
             .map(|r| r.time_s * 1e9)
             .sum();
         assert!(bmis > 99.0, "the misses are in the breakdown: {bmis}");
-        // An optimizing build (its IFs may be conditional moves): the loop lasts the longer
-        // of its recurrence (250 ns) and its issue plus misses (200 + 100 ns).
-        let mut optimized = machine(&params);
-        optimized.compiler.flags = vec!["-O2".into()];
-        let p = predict_part("U", &body, &[&l], &optimized);
+        // An optimizing build: the loop lasts the longer of its recurrence (250 ns) and its
+        // issue plus misses (200 + 100 ns).
+        let p = predict_part("U", &body, &[&l], &optimized(&params));
         assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
     #[test]
     fn a_miss_of_an_if_the_chain_passes_through_makes_its_link_again() {
-        let params = [
-            (Param::ARSL, 0.5, 0.0),
-            (Param::SRSL, 0.5, 0.0),
-            (Param::QARS, 1.0, 0.0),
-            (Param::QTRS, 1.5, 0.0),
-            (Param::BMIS, 5.0, 0.0),
-            (Param::INST, 0.1, 0.0),
-        ];
-        // As above (recurrence 2.5 ns an iteration, 20 misses of 5 ns), but the chain passes
-        // through the loop's IF: each miss makes its 2.5 ns link again at -O0.
-        let (mut body, mut l) = sum_loop(Some(2000));
-        body.add(Param::BMIS, 20);
-        l.body_counts = Some(body.clone());
+        // The chain passes through the loop's IF: each miss makes its 2.5 ns link again at -O0.
+        let (params, body, mut l) = loop_with_misses();
         l.through_branch = vec![true];
         let p = predict_part("U", &body, &[&l], &machine(&params));
         assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
         let rows: f64 = p.rows.iter().map(|r| r.time_s * 1e9).sum();
-        assert!(
-            (rows - 400.0).abs() < 1e-6,
-            "the rows add up to the time: {rows}"
-        );
+        let sum = "the rows add up to the time";
+        assert!((rows - 400.0).abs() < 1e-6, "{sum}: {rows}");
         // Optimized builds keep rule 26's old bound: 300 ns.
-        let mut optimized = machine(&params);
-        optimized.compiler.flags = vec!["-O2".into()];
-        let p = predict_part("U", &body, &[&l], &optimized);
+        let p = predict_part("U", &body, &[&l], &optimized(&params));
         assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
