@@ -1311,12 +1311,18 @@ mod tests {
         let mut loops = all_loops_of(src);
         let do_link = OpCounts::one(Param::QDOV);
         for l in &mut loops {
-            (l.recurrences, l.restarted) = l
-                .recurrences
-                .drain(..)
-                .zip(l.restarted.drain(..))
-                .filter(|(r, _)| r.0 != do_link)
-                .unzip();
+            let kept: Vec<bool> = l.recurrences.iter().map(|r| r.0 != do_link).collect();
+            let keep = |v: &mut Vec<bool>| {
+                *v = v
+                    .iter()
+                    .zip(&kept)
+                    .filter(|(_, &k)| k)
+                    .map(|(&f, _)| f)
+                    .collect()
+            };
+            keep(&mut l.restarted);
+            keep(&mut l.through_branch);
+            l.recurrences.retain(|r| r.0 != do_link);
         }
         loops
     }

@@ -340,6 +340,15 @@ fn block_stats(prog: &Program, blocks: Vec<BlockAcc>, dynamic: bool) -> Vec<Bloc
         .collect()
 }
 
+/// Per-recurrence flags as the stats file keeps them: left out (empty) when none is set.
+fn set_or_none(flags: Vec<bool>) -> Vec<bool> {
+    if flags.contains(&true) {
+        flags
+    } else {
+        Vec::new()
+    }
+}
+
 /// The innermost loops: their iterations, the work of their bodies (callees' included),
 /// their recurrences and the runs of their IFs' consequents.
 fn loop_stats(
@@ -376,16 +385,8 @@ fn loop_stats(
                     l.recurrences.iter().map(|r| r.1).collect()
                 },
                 recurrences: l.recurrences.into_iter().map(|r| r.0).collect(),
-                restarted: if l.restarted.contains(&true) {
-                    l.restarted
-                } else {
-                    Vec::new()
-                },
-                through_branch: if l.through_branch.contains(&true) {
-                    l.through_branch
-                } else {
-                    Vec::new()
-                },
+                restarted: set_or_none(l.restarted),
+                through_branch: set_or_none(l.through_branch),
                 longest_chain: l.longest_chain,
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,

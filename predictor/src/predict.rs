@@ -237,20 +237,21 @@ fn charge_loop(
         })
         .collect();
     // The longest recurrence; with `misses`, each of them makes the link of a chain through
-    // an IF again.
+    // an IF again. Only the longest one's counts are built.
     let longest = |misses: Option<f64>| {
-        recurrences
+        // The links a chain through an IF makes again: one a miss, once every span.
+        let again = |span: u32| misses.map_or(0.0, |m| m / span as f64);
+        let time = |(t, _, through): &(f64, OpCounts, Option<(&OpCounts, u32)>)| {
+            t + through.map_or(0.0, |(r, span)| again(span) * cost(r))
+        };
+        let top = recurrences
             .iter()
-            .map(|(t, c, through)| match misses.zip(*through) {
-                Some((m, (r, span))) => {
-                    let links = m / span as f64;
-                    let mut c = c.clone();
-                    c += &r.scaled(links.round() as u64);
-                    (t + links * cost(r), c)
-                }
-                None => (*t, c.clone()),
-            })
-            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .max_by(|a, b| time(a).total_cmp(&time(b)))?;
+        let mut counts = top.1.clone();
+        if let (Some(_), Some((r, span))) = (misses, top.2) {
+            counts += &r.scaled(again(span).round() as u64);
+        }
+        Some((time(top), counts))
     };
     let recurrence = longest(None);
     let issue = issue_bound(l, table);
