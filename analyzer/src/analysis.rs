@@ -71,6 +71,8 @@ pub struct StmtInfo {
     pub branch_miss: Option<model::Param>,
     /// Its condition reads array data (rule 15's count without a simulation).
     pub branch_on_array: bool,
+    /// An IF's condition, lowered, for rule 14's chains through the functions it references.
+    pub condition: Option<Expr>,
 }
 
 impl StmtInfo {
@@ -155,6 +157,8 @@ struct Lower<'a> {
     /// variable, and whether it reads array data (rule 15).
     branch_miss: Option<model::Param>,
     branch_on_array: bool,
+    /// The last IF condition `counts_of` lowered.
+    condition: Option<Expr>,
     /// The variable of the innermost DO loop open at the statement being lowered, when its
     /// step is 1 (rule 18).
     loop_var: Option<String>,
@@ -418,7 +422,9 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
             let cond = lw.expr(c);
             lw.branch_miss = rules::branch_miss_param(&cond);
             lw.branch_on_array = rules::reads_array(&cond);
-            rules::count_condition(&cond)
+            let counts = rules::count_condition(&cond);
+            lw.condition = Some(cond);
+            counts
         }
         Stmt::Call(name, args) => {
             let a = lw.args(args);
@@ -888,6 +894,7 @@ impl<'a> Lower<'a> {
             called: None,
             branch_miss: None,
             branch_on_array: false,
+            condition: None,
             loop_var: None,
         }
     }
@@ -1113,6 +1120,7 @@ fn count_statement(
         call: None,
         branch_miss: None,
         branch_on_array: false,
+        condition: None,
     };
     let Some(s) = s else {
         prog.stmts.push(info);
@@ -1131,12 +1139,14 @@ fn count_statement(
         lw.called = None;
         lw.branch_miss = None;
         lw.branch_on_array = false;
+        lw.condition = None;
         lw.loop_var = b.dos.last().and_then(|d| d.unit_var.clone());
         let own = counts_of(lw, &s);
         info.assignment = lw.assigned.take();
         info.call = lw.called.take();
         info.branch_miss = lw.branch_miss;
         info.branch_on_array = lw.branch_on_array;
+        info.condition = lw.condition.take();
         info.static_counts += &own;
         let at = At {
             sidx,

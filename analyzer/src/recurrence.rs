@@ -661,8 +661,9 @@ fn branching(s: &Stmt) -> Option<Step> {
 }
 
 /// The steps one iteration of statements `first..=last` makes, in order, with those of the
-/// subroutines it calls and the functions its assignments reference inlined when a callee
-/// runs straight through (no loops, jumps or calls of its own; block IFs are fine):
+/// subroutines it calls and the functions its assignments and IF conditions reference
+/// inlined when a callee runs straight through (no loops, jumps or calls of its own; block
+/// IFs are fine):
 /// whetstone's P3 and P0 carry their chains from one call to the next through their dummy
 /// arguments and COMMON, and a random-number function carries its seed through its dummy
 /// argument from one reference to the next. The second value is false when a call could not
@@ -672,8 +673,23 @@ fn iteration_steps(prog: &Program, first: usize, last: usize) -> (Vec<Step>, boo
     let mut complete = true;
     let references = std::cell::Cell::new(0);
     for st in &prog.stmts[first..=last] {
+        // Rule 14, widened to conditions: a function an IF's condition references runs
+        // before the branch (an ELSE IF's after the previous branch ends), and its updates of
+        // its arguments are links as an assignment's reference makes them (a random-number
+        // function's seed in `IF (RAN(ISEED) .LT. P)`).
+        let condition = st
+            .condition
+            .as_ref()
+            .filter(|_| !matches!(st.stmt, Some(Stmt::DoWhile(..))));
+        let else_if = matches!(st.stmt, Some(Stmt::ElseIf(_)));
+        if let Some(c) = condition.filter(|_| !else_if) {
+            with_functions_inlined(prog, c, &mut body, 0, &references);
+        }
         if let Some(b) = st.stmt.as_ref().and_then(branching) {
             body.push(b);
+        }
+        if let Some(c) = condition.filter(|_| else_if) {
+            with_functions_inlined(prog, c, &mut body, 0, &references);
         }
         if let Some((t, v)) = &st.assignment {
             let v = with_functions_inlined(prog, v, &mut body, 0, &references);
@@ -1474,6 +1490,28 @@ mod tests {
             "{:?}",
             main.recurrences
         );
+    }
+
+    #[test]
+    fn a_function_an_ifs_condition_references_carries_its_chain_through_its_argument() {
+        // IF (RAN(ISEED) .GT. 0.5) N = N + 1, and the same as a block IF and an ELSE IF: the
+        // condition's reference updates the seed as an assignment's does.
+        let func = "      REAL FUNCTION RAN(K)\n      INTEGER K\n      K = MOD(K * 16807, 65521)\n      RAN = REAL(K) / 65521.0\n      END\n";
+        let body = [
+            "         IF (RAN(ISEED) .GT. 0.5) N = N + 1\n",
+            "         IF (RAN(ISEED) .GT. 0.5) THEN\n            N = N + 1\n         END IF\n",
+            "         IF (N .GT. 1000) THEN\n            N = 0\n         ELSE IF (RAN(ISEED) .GT. 0.5) THEN\n            N = N + 1\n         END IF\n",
+        ];
+        for b in body {
+            let src = format!("      PROGRAM P\n      REAL RAN\n      INTEGER I, ISEED, N\n      ISEED = 7\n      N = 0\n      DO 10 I = 1, 100\n{b}   10 CONTINUE\n      PRINT *, N\n      END\n{func}");
+            let main = loops_of(&src).into_iter().find(|l| l.unit == 0).unwrap();
+            let r = &main.recurrences;
+            let seed = r.iter().find(|x| x.0.get(Param::QRIS) == 1);
+            assert!(
+                seed.is_some(),
+                "the seed's chain through the condition's RAN: {b}{r:?}"
+            );
+        }
     }
 
     #[test]

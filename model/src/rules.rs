@@ -78,8 +78,8 @@
 //!     stored, `X(K-1)` read, step 1), and when an element is read again after its store in
 //!     the same iteration. A subroutine called in the loop that runs straight through counts
 //!     with its assignments, in the caller's names, and so does a function referenced in an
-//!     assignment (its result stands for the reference: a random-number function's seed
-//!     chains through its dummy argument from one reference to the next). 14b: a REAL or
+//!     assignment or an IF's condition (its result stands for the reference: a random-number
+//!     function's seed chains through its dummy argument from one reference to the next). 14b: a REAL or
 //!     DOUBLE PRECISION function's result adds one QFRS or QFRD where the chain comes back
 //!     through it to the reference ([`function_result_latency`]): gfortran -O0 returns it
 //!     through the callee's frame and moves it between the floating-point and integer
