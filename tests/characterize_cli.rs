@@ -541,6 +541,34 @@ fn a_new_characterization_estimates_by_the_minimum() {
     assert_eq!(read(&out)["settings"]["statistic"], "min");
 }
 
+/// Three observations over two rounds leave one in the first round's partial file: its
+/// error (no spread to tell it by) is finite, so the run is written, not refused.
+#[test]
+fn an_odd_repeat_over_two_rounds_is_written() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("odd.json");
+    quick_characterize(
+        dir.path(),
+        &[
+            "--only",
+            "AISL",
+            "--repeat",
+            "3",
+            "--rounds",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    )
+    .success();
+    let (mean, lo, hi) = est(&read(&out), "AISL");
+    assert!(lo.is_finite() && hi.is_finite() && lo <= mean && mean <= hi);
+}
+
 /// Rule 17: INST is the pass time over the pass's instructions in the compiler's assembly.
 /// A file whose compiler wrote no line directives (flang-new 16) has the test's times but no
 /// instruction count: re-estimating it leaves INST out, and `show` says why.

@@ -44,10 +44,12 @@ pub fn summarize(values: &[f64], stat: Statistic, rounds: usize) -> Measured {
         };
     }
     let mean = values.iter().sum::<f64>() / n as f64;
+    // One observation has no spread to tell its error by: it is taken as large as the value
+    // itself, a finite bound a file can hold (an interrupted run's first round, `--repeat 1`).
     let var = if n > 1 {
         values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64
     } else {
-        f64::INFINITY
+        mean * mean
     };
     let se = (var / n as f64).sqrt();
     let minimum = |v: &[f64]| v.iter().cloned().fold(f64::INFINITY, f64::min);
@@ -251,6 +253,12 @@ mod tests {
         // Two rounds: [3, 1] and [2, 10], minima 1 and 2.
         assert_eq!(summarize(&v, Statistic::RoundMedian, 2).value, 1.5);
         assert_eq!(summarize(&v, Statistic::RoundMedian, 1).value, 1.0);
+        // One observation: an error as large as the value, finite, so a file can hold it.
+        for stat in [Statistic::Mean, Statistic::Median, Statistic::Min] {
+            let one = summarize(&[2.0], stat, 1);
+            assert_eq!(one.value, 2.0);
+            assert!(one.std_error.is_finite() && one.std_error >= 2.0, "{stat:?}");
+        }
     }
 
     #[test]
