@@ -346,7 +346,9 @@ pub struct Recurrence {
 
 /// Rule 27: whether the assignments just before statement `first` (back to the first
 /// statement that is not an assignment, or a labelled one, which a jump may enter) set
-/// `scalar` afresh: the last of them to assign it does not read it.
+/// `scalar` afresh: the last of them to assign it does not read it, or updates it from
+/// itself after an earlier one of them set it afresh (`Y = 0.5D0 * (1.0D0 + X)`, then
+/// `Y = 0.5D0 * (Y + X / Y)`: a Newton iteration's first step written before its loop).
 fn set_afresh_before(prog: &Program, first: usize, scalar: &str) -> bool {
     let unit = prog.stmts[first].unit;
     for k in (0..first).rev() {
@@ -357,7 +359,11 @@ fn set_afresh_before(prog: &Program, first: usize, scalar: &str) -> bool {
         if target.unparen().to_string() == scalar {
             let (mut reads, mut addressing) = (Vec::new(), Vec::new());
             scalars_read(value, &mut reads, &mut addressing);
-            return !reads.iter().chain(&addressing).any(|r| r == scalar);
+            if !reads.iter().chain(&addressing).any(|r| r == scalar) {
+                return true;
+            }
+            // An update of itself (a first Newton step written before the loop): afresh if
+            // an earlier assignment of the run set it afresh.
         }
         if prog.statement(k).label.is_some() {
             return false;
@@ -1425,6 +1431,28 @@ mod tests {
         assert_eq!(restarted(&far), vec![false, true]);
         let labelled = src.replace("         C(I) = 0.0D0\n", "   30    C(I) = 0.0D0\n");
         assert_eq!(restarted(&labelled), vec![false, true]);
+        // Updated from itself after being set afresh (a first step written before the
+        // loop), T still starts afresh; updated from itself alone, it carries its chain.
+        let stepped = src.replace(
+            "         T = 49.0D0\n",
+            "         T = 49.0D0\n         T = 47.0D0 - X2/T\n",
+        );
+        assert_eq!(restarted(&stepped), vec![true, true]);
+        let only_stepped = far.replace(
+            "         C(I) = 0.0D0\n",
+            "         T = 47.0D0 - X2/T\n         C(I) = 0.0D0\n",
+        );
+        assert_eq!(restarted(&only_stepped), vec![false, true]);
+    }
+
+    #[test]
+    fn a_newton_loop_closed_by_go_to_restarts_at_every_entry() {
+        // Rule 27, widened: Y = (1+X)/2, one step, then the loop `10 ... IF (...) GO TO 10`.
+        let src = "      PROGRAM P\n      DOUBLE PRECISION X, Y, YOLD, S\n      INTEGER I\n      S = 0.0D0\n      DO 50 I = 1, 9\n         X = DBLE(I)\n         Y = 0.5D0 * (1.0D0 + X)\n         Y = 0.5D0 * (Y + X / Y)\n   10    YOLD = Y\n         Y = 0.5D0 * (Y + X / Y)\n         IF (Y .LT. YOLD) GO TO 10\n         S = S + YOLD\n   50 CONTINUE\n      PRINT *, S\n      END\n";
+        let loops = loops_of(src);
+        assert_eq!(loops.len(), 1, "{loops:?}");
+        assert!(!loops[0].recurrences.is_empty());
+        assert!(loops[0].restarted.iter().all(|&r| r), "{loops:?}");
     }
 
     #[test]

@@ -257,7 +257,10 @@ mod tests {
         for stat in [Statistic::Mean, Statistic::Median, Statistic::Min] {
             let one = summarize(&[2.0], stat, 1);
             assert_eq!(one.value, 2.0);
-            assert!(one.std_error.is_finite() && one.std_error >= 2.0, "{stat:?}");
+            assert!(
+                one.std_error.is_finite() && one.std_error >= 2.0,
+                "{stat:?}"
+            );
         }
     }
 

@@ -220,16 +220,24 @@ impl LoopStats {
         self.through_branch.get(k).copied().unwrap_or(false)
     }
 
-    /// How many times the run entered the loop: its DO statement's entries (LOIN, LOIX) in a
-    /// body without calls (a callee's loops would count theirs too); None for a loop closed
-    /// by GO TO, one that calls, or without a dynamic analysis.
+    /// How many times the run entered the loop, in a body without calls (a callee's loops
+    /// would count theirs too): its DO statement's entries (LOIN, LOIX), or for a loop closed
+    /// by `IF (...) GO TO` its iterations that did not jump back (rule 27, widened). None for a
+    /// loop closed otherwise, one that calls, or without a dynamic analysis.
     pub fn entries(&self) -> Option<u64> {
         let body = self.body_counts.as_ref()?;
         if body.params.contains_key(&crate::Param::PROC) {
             return None;
         }
         let n = body.get(crate::Param::LOIN) + body.get(crate::Param::LOIX);
-        (n > 0).then_some(n)
+        if n > 0 {
+            return Some(n);
+        }
+        let (_, back) = self
+            .consequent_runs
+            .iter()
+            .find(|(line, _)| *line == self.last_line)?;
+        self.iterations?.checked_sub(*back).filter(|&e| e > 0)
     }
 }
 

@@ -1222,7 +1222,8 @@ pub const RESTART_TRIPS: f64 = 16.0;
 
 /// Rule 27: the share of a restarted chain's latency that a loop's entries leave exposed. A
 /// recurrence whose scalar is set afresh before the loop (`T = 2N+1` before a continued
-/// fraction's loop, `S = 0` before a row's sum, the DO variable itself) does not carry its
+/// fraction's loop, `S = 0` before a row's sum, the DO variable itself; or updated from
+/// itself after that, a Newton iteration's first step) does not carry its
 /// chain from one entry to the next: while one entry's chain runs, the window (`window`
 /// instructions) holds the next `window / instructions_per_entry` entries, whose chains run
 /// alongside, so the entries take `instructions / (instructions + window)` of their chains'

@@ -1418,6 +1418,16 @@ mod tests {
         assert_eq!(unknown.entries(), None);
         let p = predict_part("U", &body, &[&unknown], &m);
         assert!((p.time.mean_ns - 800.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // Closed by `IF (...) GO TO` on its last line, which jumped back 90 times of 100: 10
+        // entries, the chain restarted as the DO loop's (rule 27, widened).
+        let mut closed = unknown.clone();
+        closed.consequent_runs = vec![(closed.last_line, 90)];
+        assert_eq!(closed.entries(), Some(10));
+        let p = predict_part("U", &body, &[&closed], &m);
+        assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // An IF on another line does not close the loop.
+        closed.consequent_runs = vec![(closed.first_line, 90)];
+        assert_eq!(closed.entries(), None);
     }
 
     #[test]
