@@ -355,17 +355,20 @@ fn quick_characterize(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
 /// A quick characterization of `only` in a fresh directory: the directory and the file, or
 /// None (skipped) without gfortran.
 fn quick_only(only: &str) -> Option<(tempfile::TempDir, std::path::PathBuf)> {
+    quick_only_with(only, &[])
+}
+
+/// [`quick_only`] with `extra` options.
+fn quick_only_with(only: &str, extra: &[&str]) -> Option<(tempfile::TempDir, std::path::PathBuf)> {
     if !have_gfortran() {
         eprintln!("skipping: gfortran is not installed");
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bm.json");
-    quick_characterize(
-        dir.path(),
-        &["--only", only, "--out", out.to_str().unwrap()],
-    )
-    .success();
+    let mut args = vec!["--only", only, "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    quick_characterize(dir.path(), &args).success();
     Some((dir, out))
 }
 
@@ -545,26 +548,9 @@ fn a_new_characterization_estimates_by_the_minimum() {
 /// error (no spread to tell it by) is finite, so the run is written, not refused.
 #[test]
 fn an_odd_repeat_over_two_rounds_is_written() {
-    if !have_gfortran() {
-        eprintln!("skipping: gfortran is not installed");
+    let Some((_dir, out)) = quick_only_with("AISL", &["--repeat", "3", "--rounds", "2"]) else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("odd.json");
-    quick_characterize(
-        dir.path(),
-        &[
-            "--only",
-            "AISL",
-            "--repeat",
-            "3",
-            "--rounds",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    )
-    .success();
+    };
     let (mean, lo, hi) = est(&read(&out), "AISL");
     assert!(lo.is_finite() && hi.is_finite() && lo <= mean && mean <= hi);
 }
