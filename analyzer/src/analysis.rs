@@ -423,7 +423,9 @@ fn counts_of(lw: &mut Lower, s: &Stmt) -> OpCounts {
             lw.branch_miss = rules::branch_miss_param(&cond);
             lw.branch_on_array = rules::reads_array(&cond);
             let counts = rules::count_condition(&cond);
-            lw.condition = Some(cond);
+            if !matches!(s, Stmt::DoWhile(..)) {
+                lw.condition = Some(cond);
+            }
             counts
         }
         Stmt::Call(name, args) => {

@@ -683,10 +683,7 @@ fn iteration_steps(prog: &Program, first: usize, last: usize) -> (Vec<Step>, boo
         // before the branch (an ELSE IF's after the previous branch ends), and its updates of
         // its arguments are links as an assignment's reference makes them (a random-number
         // function's seed in `IF (RAN(ISEED) .LT. P)`).
-        let condition = st
-            .condition
-            .as_ref()
-            .filter(|_| !matches!(st.stmt, Some(Stmt::DoWhile(..))));
+        let condition = st.condition.as_ref();
         let else_if = matches!(st.stmt, Some(Stmt::ElseIf(_)));
         if let Some(c) = condition.filter(|_| !else_if) {
             with_functions_inlined(prog, c, &mut body, 0, &references);

@@ -45,7 +45,8 @@ pub fn summarize(values: &[f64], stat: Statistic, rounds: usize) -> Measured {
     }
     let mean = values.iter().sum::<f64>() / n as f64;
     // One observation has no spread to tell its error by: it is taken as large as the value
-    // itself, a finite bound a file can hold (an interrupted run's first round, `--repeat 1`).
+    // itself, a finite bound a file can hold (the first round of an odd `--repeat` over two
+    // rounds, saved as the partial file).
     let var = if n > 1 {
         values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64
     } else {

@@ -79,11 +79,11 @@
 //!     the same iteration. A subroutine called in the loop that runs straight through counts
 //!     with its assignments, in the caller's names, and so does a function referenced in an
 //!     assignment or an IF's condition (its result stands for the reference: a random-number
-//!     function's seed chains through its dummy argument from one reference to the next). 14b: a REAL or
-//!     DOUBLE PRECISION function's result adds one QFRS or QFRD where the chain comes back
-//!     through it to the reference ([`function_result_latency`]): gfortran -O0 returns it
-//!     through the callee's frame and moves it between the floating-point and integer
-//!     registers (a chain `T = PROD(T, X)` ran 9.1 ns a link against 6.6 for the same
+//!     function's seed chains through its dummy argument from one reference to the next).
+//!     14b: a REAL or DOUBLE PRECISION function's result adds one QFRS or QFRD where the
+//!     chain comes back through it to the reference ([`function_result_latency`]): gfortran
+//!     -O0 returns it through the callee's frame and moves it between the floating-point and
+//!     integer registers (a chain `T = PROD(T, X)` ran 9.1 ns a link against 6.6 for the same
 //!     through a subroutine's argument). The branches of a block IF are alternatives: a
 //!     chain goes on from the longest of them, not through one after the other. A chain of
 //!     such waits that comes back to its scalar after one iteration, or after k of them (at
@@ -1223,10 +1223,9 @@ pub const RESTART_TRIPS: f64 = 16.0;
 /// Rule 27: the share of a restarted chain's latency that a loop's entries leave exposed. A
 /// recurrence whose scalar is set afresh before the loop (`T = 2N+1` before a continued
 /// fraction's loop, `S = 0` before a row's sum, the DO variable itself; or updated from
-/// itself after that, a Newton iteration's first step) does not carry its
-/// chain from one entry to the next: while one entry's chain runs, the window (`window`
-/// instructions) holds the next `window / instructions_per_entry` entries, whose chains run
-/// alongside, so the entries take `instructions / (instructions + window)` of their chains'
+/// itself after that, a Newton iteration's first step) does not carry its chain from one
+/// entry to the next: while one entry's chain runs, the window (`window` instructions)
+/// holds the next `window / instructions_per_entry` entries, whose chains run alongside, so the entries take `instructions / (instructions + window)` of their chains'
 /// summed latency: WIND / I of rule 19 when entries are short. Entries of more than
 /// [`RESTART_TRIPS`] iterations, and a window or an entry not known: all of it.
 pub fn restarted_chain_share(

@@ -457,7 +457,7 @@ impl<'a> Hardware<'a> {
 
     /// Rule 28: the time, ns, `iterations` of a loop take when each of its stores whose stride
     /// folds onto a few L1 sets waits for its line from L2; None without X-Ray's L1 geometry
-    /// and L2 latency, or for a loop whose entries are not known (closed by GO TO).
+    /// and L2 latency, or for a loop whose entries are not known (`LoopStats::entries`).
     fn store_conflicts_ns(&self, l: &LoopStats, iterations: f64) -> Option<f64> {
         let xray = self.xray?;
         let l1 = xray.l1_geometry()?;
