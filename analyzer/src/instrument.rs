@@ -32,6 +32,8 @@ pub struct Names {
     pub scan: String,
     /// The function giving a bit of a sine or cosine argument's quadrant (rule 24).
     pub quadrant: String,
+    /// The function telling whether a sine or cosine reduces its argument (rule 24b).
+    pub reduction: String,
 }
 
 impl Names {
@@ -54,6 +56,7 @@ impl Names {
                 induction: format!("OPCIV{s}"),
                 scan: format!("OPCIX{s}"),
                 quadrant: format!("OPCQD{s}"),
+                reduction: format!("OPCRD{s}"),
             };
             let all = [
                 &n.counters,
@@ -63,6 +66,7 @@ impl Names {
                 &n.predictor,
                 &n.scan,
                 &n.quadrant,
+                &n.reduction,
             ];
             let prefix_free = !words.iter().any(|w| w.starts_with(n.induction.as_str()));
             if prefix_free && all.iter().all(|w| !words.contains(w.as_str())) {
@@ -495,6 +499,17 @@ fn quadrant_slots(prog: &Program) -> Vec<(usize, usize)> {
     crate::quadrants::quadrant_slots(prog, base)
 }
 
+/// The same statements' slots for their reduced arguments (rule 24b), after the quadrants'.
+fn reduction_slots(prog: &Program) -> Vec<(usize, usize)> {
+    let quadrants = quadrant_slots(prog);
+    let base = quadrants.last().map_or(0, |&(_, slot)| slot + 1);
+    quadrants
+        .iter()
+        .enumerate()
+        .map(|(j, &(s, _))| (s, base + j))
+        .collect()
+}
+
 /// Insert `render(references, counter, j)` before the `j`th of `slots`'s statements (for the
 /// library references `watch` finds evaluated there; rules 23, 24) and in its consequent,
 /// `counter` being its slot of the array `counters`, and declare the INTEGER*8 support
@@ -535,6 +550,9 @@ pub struct WatchedSlots {
     /// Statements whose quadrant branches are simulated: statement -> slot
     /// ([`quadrant_slots`]).
     quadrants: HashMap<usize, usize>,
+    /// The same statements: statement -> slot of their reduced arguments
+    /// ([`reduction_slots`]).
+    reductions: HashMap<usize, usize>,
 }
 
 impl WatchedSlots {
@@ -544,6 +562,7 @@ impl WatchedSlots {
             multiway: multiway_slots(prog).into_iter().collect(),
             scans: scan_slots(prog).into_iter().collect(),
             quadrants: quadrant_slots(prog).into_iter().collect(),
+            reductions: reduction_slots(prog).into_iter().collect(),
         }
     }
 
@@ -557,6 +576,12 @@ impl WatchedSlots {
     /// `counters`, if the run simulated them.
     pub fn quadrant_misses(&self, s: usize, counters: &[u64]) -> Option<u64> {
         counters.get(*self.quadrants.get(&s)?).copied()
+    }
+
+    /// The double sine and cosine arguments of statement `s` that the library reduced (rule
+    /// 24b) in a run's `counters`, if the run counted them.
+    pub fn reduced_arguments(&self, s: usize, counters: &[u64]) -> Option<u64> {
+        counters.get(*self.reductions.get(&s)?).copied()
     }
 
     /// The simulated misses of IF `s` in a run's `counters`.
@@ -814,16 +839,21 @@ pub fn instrument_counters(
         Vec::new()
     };
     // Counted with the simulation only: their slots come after the simulation's.
-    let (scans, quadrants) = if simulate_branches {
-        (scan_slots(prog), quadrant_slots(prog))
+    let (scans, quadrants, reductions) = if simulate_branches {
+        (
+            scan_slots(prog),
+            quadrant_slots(prog),
+            reduction_slots(prog),
+        )
     } else {
-        (Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new())
     };
     let used = prog.probes.len()
         + BRANCH_SLOTS * slots.len()
         + multiway.len()
         + scans.len()
-        + quadrants.len();
+        + quadrants.len()
+        + reductions.len();
     // One more slot flags a step that was zero at run time (see `induction`).
     let zero_step_flag = loops
         .iter()
@@ -921,6 +951,15 @@ pub fn instrument_counters(
         |args, miss, j| crate::quadrants::feeds(args, &names.predictor, &names.quadrant, miss, j),
         &names.quadrant,
     );
+    insert_watches(
+        &mut rw,
+        prog,
+        c,
+        &reductions,
+        crate::quadrants::quadrant_watch,
+        |args, counter, _| crate::quadrants::reductions(args, &names.reduction, counter),
+        &names.reduction,
+    );
     for (s, st) in prog.stmts.iter().enumerate() {
         let main = prog.units[st.unit].kind == UnitKind::Main;
         match &st.stmt {
@@ -959,6 +998,7 @@ pub fn instrument_counters(
     .chain(predictor_subroutine(&names.predictor))
     .chain(crate::scans::scan_function(&names.scan))
     .chain(crate::quadrants::quadrant_function(&names.quadrant))
+    .chain(crate::quadrants::reduction_function(&names.reduction))
     .collect::<Vec<_>>()
     .join("\n")
         + "\n";

@@ -7,6 +7,10 @@
 //! statement runs, and counts its misses in one counter slot per statement: arguments that
 //! step smoothly keep their quadrant and are learned, scattered ones are missed.
 //!
+//! Rule 24b: the same references' DOUBLE PRECISION arguments at least
+//! `model::rules::SINE_REDUCED_FROM` in magnitude, which the library reduces by a multiple of
+//! a quarter period first, are counted in a second slot per statement.
+//!
 //! Watched as INDEX's scans are (see `scans`): assignments, block IFs and logical IFs whose
 //! references are all the intrinsic and that call no function of the program.
 
@@ -68,6 +72,33 @@ pub fn feeds(args: &[&str], predictor: &str, quadrant: &str, miss: &str, j: usiz
         .collect()
 }
 
+/// The statements adding to `counter` the reduced arguments (rule 24b) of the references with
+/// arguments `args`, by the counted copy's function `reduced` (see [`reduction_function`]).
+pub fn reductions(args: &[&str], reduced: &str, counter: &str) -> Vec<String> {
+    args.iter()
+        .map(|x| format!("{counter}={counter}+{reduced}(DBLE({x}),KIND({x}))"))
+        .collect()
+}
+
+/// The counted copy's function giving 1 when a sine or cosine of `X`, of kind `K`, reduces
+/// its argument (rule 24b: double precision, `model::rules::is_reduced_sine_argument`), else
+/// 0.
+pub fn reduction_function(name: &str) -> Vec<String> {
+    crate::scans::integer8_function(
+        name,
+        "X, K",
+        &[
+            "DOUBLE PRECISION X".into(),
+            "INTEGER K".into(),
+            format!("{name} = 0"),
+            format!(
+                "IF (K .EQ. 8 .AND. ABS(X) .GE. {:?}D0) {name} = 1",
+                model::rules::SINE_REDUCED_FROM
+            ),
+        ],
+    )
+}
+
 /// The counted copy's function giving bit `K` of the quadrant of `X`: `NINT(X / (pi/2))`
 /// mod 4, as `model::rules::quadrant`.
 pub fn quadrant_function(name: &str) -> Vec<String> {
@@ -101,5 +132,12 @@ mod tests {
             f[0]
         );
         assert!(f[1].contains("OPCQD(DBLE(X), 1)"));
+        assert_eq!(
+            reductions(&["A(I,J)"], "OPCRD", "OPCNT(4)"),
+            vec!["OPCNT(4)=OPCNT(4)+OPCRD(DBLE(A(I,J)),KIND(A(I,J)))".to_string()]
+        );
+        assert!(reduction_function("OPCRD")
+            .iter()
+            .any(|l| l.contains("ABS(X) .GE. 2.426265D0")));
     }
 }

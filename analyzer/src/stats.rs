@@ -89,7 +89,8 @@ impl CalleeWork {
 
 /// Dynamic counts of statement `s`, with the branch misses of an IF, arithmetic IF or
 /// computed GO TO (rule 15), the positions its INDEX references scanned (rule 23) and the
-/// misses of its sines' and cosines' quadrant branches (rule 24);
+/// misses of its sines' and cosines' quadrant branches (rule 24) and their reduced arguments
+/// (rule 24b);
 /// `slots` says where the run counted them.
 pub fn statement_dynamic(
     prog: &Program,
@@ -117,6 +118,9 @@ pub fn statement_dynamic(
     }
     if let Some(misses) = slots.quadrant_misses(s, counters) {
         model::rules::charge_quadrant_misses(&mut c, misses);
+    }
+    if let Some(reduced) = slots.reduced_arguments(s, counters) {
+        model::rules::charge_reduced_arguments(&mut c, reduced);
     }
     if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
         let simulated = slots.if_misses(s, counters);

@@ -1,6 +1,8 @@
 //! Rule 24 through a real run: the counted copy feeds the quadrant branches of SIN and COS
 //! to the simulated predictor, which learns smoothly stepping arguments and misses scattered
-//! ones; references it cannot watch cost no misses.
+//! ones; references it cannot watch cost no misses. Rule 24b through the same run: the
+//! double arguments the library reduces (from 2.426265 in magnitude) are counted, one SRDD
+//! each.
 
 use model::{OpCounts, Param};
 
@@ -21,6 +23,8 @@ fn scattered_arguments_miss_their_quadrants_and_smooth_ones_do_not() {
     assert_eq!(sines(smooth), 4000);
     // Three changes of quadrant, each a few misses while the predictor relearns.
     assert!(smooth.get(Param::BMSN) <= 40, "smooth: {smooth:?}");
+    // Rule 24b: the double arguments 0.001 I reduce from I = 2427 on.
+    assert_eq!(smooth.get(Param::SRDD), 4000 - 2426);
     // Random quadrants: each of the two bits is a coin toss, about one miss a call.
     for (unit, calls) in [("SCATTR", 4000), ("LCONS", 2000)] {
         let c = counts(&a, unit);
@@ -31,6 +35,11 @@ fn scattered_arguments_miss_their_quadrants_and_smooth_ones_do_not() {
             "{unit}: {misses} misses in {calls} calls"
         );
     }
+    // REAL sines never count; LCONS's double arguments over [0, 6.2831) reduce beyond 2.43,
+    // about 61 % of them.
+    assert_eq!(counts(&a, "SCATTR").get(Param::SRDD), 0);
+    let reduced = counts(&a, "LCONS").get(Param::SRDD);
+    assert!((1000..=1450).contains(&reduced), "LCONS: {reduced} reduced");
     let func = counts(&a, "FUNC");
     assert_eq!(sines(func), 4000);
     assert_eq!(
@@ -45,4 +54,5 @@ fn without_the_simulation_no_quadrant_misses_are_counted() {
     let a = common::analyze_fixture("quadrants.f", false);
     assert_eq!(counts(&a, "SCATTR").get(Param::BMSN), 0);
     assert_eq!(sines(counts(&a, "SCATTR")), 4000);
+    assert_eq!(counts(&a, "SMOOTH").get(Param::SRDD), 0);
 }

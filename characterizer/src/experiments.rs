@@ -363,6 +363,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     quadrant_miss_experiments(&mut exps, &mut groups);
     issue_experiments(&mut exps, &mut groups);
     intrinsic_experiments(&mut exps, &mut groups);
+    reduced_sine_experiment(&mut exps, &mut groups);
     index_experiments(&mut exps, &mut groups);
     latency_experiments(&mut exps, &mut groups);
     conversion_experiments(&mut exps, &mut groups);
@@ -1255,6 +1256,29 @@ fn intrinsic_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     }
 }
 
+/// Rule 24b: SRDD, a double sine's argument reduction, from SIND's test with its chains moved
+/// to the fixed point of `X = SIN(X) + 20` (20.891, beyond `rules::SINE_REDUCED_FROM`: every
+/// call reduces its argument, in the same quadrant), against SIND's test as the baseline.
+fn reduced_sine_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let f = FLAVORS[1];
+    let body = (1..=FEW_CHAINS)
+        .map(|k| {
+            let sine = Expr::intrinsic("SIN", vec![v(&f.x(k))]);
+            let mut stmt = assign(&f.x(k), Expr::arith(ArithOp::Add, sine, v(&f.a(k))));
+            rules::charge_reduced_arguments(&mut stmt.counts, 1);
+            stmt
+        })
+        .collect();
+    let inits = inits_for(f, FEW_CHAINS, Some(20.0), Some(20.0), None);
+    let purpose = "X = SIN(X) + 20: fixed point 20.891, the argument reduced";
+    exps.push(exp(Param::SRDD.to_string(), purpose, inits, body));
+    groups.push(Group {
+        unknowns: vec![Param::SRDD],
+        experiments: vec![Param::SRDD.to_string()],
+        baseline: Some(Param::SIND.to_string()),
+    });
+}
+
 /// Rule 23: INDX, a reference to INDEX, and SCAN, one position it tries, solved together from
 /// searches of a string too short and a string long enough for either to dominate: `GIXk =
 /// INDEX(S, 'QZ')` in a 520- and a 2-character string of the alphabet repeated, where 'QZ'
@@ -1954,6 +1978,11 @@ mod tests {
         let apart = get("BMSN").minus(&get("BMSN.0"));
         let nonzero: Vec<_> = apart.params.iter().filter(|(_, &n)| n > 0).collect();
         assert_eq!(nonzero, vec![(&Param::BMSN, &misses)]);
+        // Rule 24b: SIND's body at a reduced fixed point, one SRDD a sine and nothing else
+        // apart from SIND's test.
+        let apart = get("SRDD").minus(&get("SIND"));
+        let nonzero: Vec<_> = apart.params.iter().filter(|(_, &n)| n > 0).collect();
+        assert_eq!(nonzero, vec![(&Param::SRDD, &(FEW_CHAINS as u64))]);
         // Rule 25: a conversion a statement; two a link of the chain.
         assert_eq!(get("CNVT").get(Param::CNVT), FEW_CHAINS as u64);
         assert_eq!(get("QCNV").get(Param::QCNV), 2 * FEW_CHAINS as u64);

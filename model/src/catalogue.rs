@@ -103,6 +103,10 @@ pub enum Operation {
     /// library reduces the argument by a quarter period and picks its polynomial and sign by
     /// the quadrant's two low bits.
     QuadrantMiss,
+    /// A DOUBLE PRECISION sine or cosine whose argument the library reduces by a multiple of
+    /// a quarter period first (rule 24b): glibc's double sine and cosine evaluate arguments
+    /// below 2.426265 in magnitude directly and reduce larger ones (`reduce_sincos`).
+    SineReduction,
     /// A conversion between integer and floating point or between REAL and DOUBLE
     /// PRECISION by INT, REAL, DBLE and their specific names (rule 25): one instruction
     /// (cvtsi2sd, cvttsd2si, cvtss2sd and the like).
@@ -180,6 +184,7 @@ impl Operation {
             Operation::IndexScan => "INDEX, one position scanned",
             Operation::FunctionResult => "function result returned",
             Operation::QuadrantMiss => "sine or cosine quadrant branch mispredicted",
+            Operation::SineReduction => "sine or cosine argument reduced (beyond 2.43)",
             Operation::Convert => "type conversion (INT, REAL, DBLE)",
             Operation::AddressedLoad => "element load at a computed address",
             Operation::AddConstantInPlace => "addition of a constant in memory (X = X + 1)",
@@ -447,6 +452,7 @@ catalogue! {
     QMXD = 134, 13, MinMax, Real, Double, Local, false;
     QMXI = 135, 13, MinMax, Integer, Single, Local, false;
     QTEI = 136, 13, ElementTransfer, Integer, Single, Local, false;
+    SRDD = 137, 12, SineReduction, Real, Double, Local, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -563,6 +569,7 @@ impl Param {
             WIND => "instructions in flight (a count, not a time)",
             CSTA => "ns per store",
             INDX => "ns per call",
+            SRDD => "ns per reduced argument",
             SCAN => "ns per position scanned",
             p if p.cost_kind() == CostKind::Latency => "ns per link",
             _ => "ns per operation",
@@ -584,6 +591,7 @@ impl Param {
             INDX | SCAN => "rule 23",
             QFRS | QFRD => "rule 14b",
             BMSN => "rule 24",
+            SRDD => "rule 24b",
             CNVT | QCNV => "rule 25",
             QADR => "rule 14c",
             QAIC | QAIR => "rule 14d",
@@ -712,10 +720,10 @@ mod tests {
         // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two, BMSN,
         // the conversion's two, QADR, the two integer additions of rule 14d, the DO
         // variable's link of rule 27, MIN and MAX on a chain (rule 14e), an integer element
-        // on a chain (rule 14f).
+        // on a chain (rule 14f), a double sine's argument reduction (rule 24b).
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1
         );
     }
 

@@ -196,6 +196,11 @@
 //!     both branches of every watched reference to rule 15's simulated predictor and each
 //!     miss costs one BMSN ([`charge_quadrant_misses`]). SINS and SIND are measured at a
 //!     fixed point, where these branches never miss. Dynamic only.
+//!     24b. A DOUBLE PRECISION SIN or COS whose argument is at least
+//!     [`SINE_REDUCED_FROM`] in magnitude costs one SRDD beside its SIND: the library
+//!     reduces it by a multiple of a quarter period before its polynomial
+//!     ([`charge_reduced_arguments`]); SIND's fixed point (1.497) is below. The counting run
+//!     counts such arguments of the watched references. Dynamic only.
 //! 26. Misses restart a chain (opcost's refinement, builds that do not optimize): gfortran -O0
 //!     keeps every IF a branch, and a mispredicted one discards the operations fetched after
 //!     it, the loop's chain among them, which start again after the refill; so in a loop
@@ -1020,6 +1025,7 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         Operation::Divide | Operation::Sqrt => LoopCharge::Unit,
         Operation::BranchMiss
         | Operation::QuadrantMiss
+        | Operation::SineReduction
         | Operation::PowerGeneral
         | Operation::Exp
         | Operation::Log
@@ -1315,6 +1321,24 @@ pub fn quadrant(x: f64) -> u32 {
 /// predictor missed `misses` times: one BMSN each.
 pub fn charge_quadrant_misses(c: &mut OpCounts, misses: u64) {
     c.add(Param::BMSN, misses);
+}
+
+/// Rule 24b: the magnitude from which glibc's double SIN and COS reduce their argument by a
+/// multiple of pi/2 (`reduce_sincos`, three parts of pi/2) before the polynomial; below it
+/// they evaluate the argument directly or as its distance to pi/2 (glibc 2.36 `s_sin.c`: the
+/// high word 0x400368fd). Measured here at -O0: 6.0 ns a sine just below, 9.3 ns above (at
+/// 2.5 to 1100 alike).
+pub const SINE_REDUCED_FROM: f64 = 2.426_265;
+
+/// Rule 24b: whether a double sine or cosine of `x` reduces its argument.
+pub fn is_reduced_sine_argument(x: f64) -> bool {
+    x.abs() >= SINE_REDUCED_FROM
+}
+
+/// Rule 24b: a statement whose DOUBLE PRECISION SIN and COS references reduced `reduced`
+/// arguments in the counting run: one SRDD each.
+pub fn charge_reduced_arguments(c: &mut OpCounts, reduced: u64) {
+    c.add(Param::SRDD, reduced);
 }
 
 /// Rule 15 for an arithmetic IF or computed GO TO: the misses the simulated predictor had on
@@ -1999,6 +2023,19 @@ mod tests {
         charge_quadrant_misses(&mut c, 7);
         assert_eq!(c.get(Param::BMSN), 7);
         assert_eq!(loop_charge(Operation::QuadrantMiss), LoopCharge::Event);
+    }
+
+    #[test]
+    fn double_sines_reduce_arguments_from_2_43_and_each_costs_srdd() {
+        assert!(!is_reduced_sine_argument(1.497));
+        assert!(!is_reduced_sine_argument(-2.42));
+        assert!(is_reduced_sine_argument(2.43));
+        assert!(is_reduced_sine_argument(-125.0));
+        let mut c = OpCounts::one(Param::SIND);
+        charge_reduced_arguments(&mut c, 5);
+        assert_eq!(c.get(Param::SRDD), 5);
+        assert_eq!(c.get(Param::SIND), 1);
+        assert_eq!(loop_charge(Operation::SineReduction), LoopCharge::Event);
     }
 
     #[test]
