@@ -499,9 +499,9 @@ fn quadrant_slots(prog: &Program) -> Vec<(usize, usize)> {
     crate::quadrants::quadrant_slots(prog, base)
 }
 
-/// The same statements' slots for their reduced arguments (rule 24b), after the quadrants'.
-fn reduction_slots(prog: &Program) -> Vec<(usize, usize)> {
-    let quadrants = quadrant_slots(prog);
+/// The slots of the statements of `quadrants` (their [`quadrant_slots`]) for their reduced
+/// arguments (rule 24b), one each, after the quadrants'.
+fn reduction_slots(quadrants: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let base = quadrants.last().map_or(0, |&(_, slot)| slot + 1);
     quadrants
         .iter()
@@ -557,12 +557,13 @@ pub struct WatchedSlots {
 
 impl WatchedSlots {
     pub fn of(prog: &Program) -> Self {
+        let quadrants = quadrant_slots(prog);
         WatchedSlots {
             ifs: branch_slots(prog).into_iter().collect(),
             multiway: multiway_slots(prog).into_iter().collect(),
             scans: scan_slots(prog).into_iter().collect(),
-            quadrants: quadrant_slots(prog).into_iter().collect(),
-            reductions: reduction_slots(prog).into_iter().collect(),
+            reductions: reduction_slots(&quadrants).into_iter().collect(),
+            quadrants: quadrants.into_iter().collect(),
         }
     }
 
@@ -839,15 +840,12 @@ pub fn instrument_counters(
         Vec::new()
     };
     // Counted with the simulation only: their slots come after the simulation's.
-    let (scans, quadrants, reductions) = if simulate_branches {
-        (
-            scan_slots(prog),
-            quadrant_slots(prog),
-            reduction_slots(prog),
-        )
+    let (scans, quadrants) = if simulate_branches {
+        (scan_slots(prog), quadrant_slots(prog))
     } else {
-        (Vec::new(), Vec::new(), Vec::new())
+        (Vec::new(), Vec::new())
     };
+    let reductions = reduction_slots(&quadrants);
     let used = prog.probes.len()
         + BRANCH_SLOTS * slots.len()
         + multiway.len()

@@ -1261,10 +1261,13 @@ fn intrinsic_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
 /// call reduces its argument, in the same quadrant), against SIND's test as the baseline.
 fn reduced_sine_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     let f = FLAVORS[1];
+    let sine = intrinsic_cases(f, CostKind::Throughput)
+        .into_iter()
+        .find(|c| c.param == Param::SIND)
+        .expect("SIND is among the double intrinsics");
     let body = (1..=FEW_CHAINS)
         .map(|k| {
-            let sine = Expr::intrinsic("SIN", vec![v(&f.x(k))]);
-            let mut stmt = assign(&f.x(k), Expr::arith(ArithOp::Add, sine, v(&f.a(k))));
+            let mut stmt = assign(&f.x(k), (sine.value)(&f.x(k), k));
             rules::charge_reduced_arguments(&mut stmt.counts, 1);
             stmt
         })
