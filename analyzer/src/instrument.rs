@@ -510,6 +510,18 @@ fn reduction_slots(quadrants: &[(usize, usize)]) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// Innermost DO loops whose adjustable arrays' extents the counted copy counts (rule 21,
+/// widened; `crate::extents`), with their slots after the reduced arguments'.
+fn extent_slots(prog: &Program) -> Vec<crate::extents::LoopExtents> {
+    let base = prog.probes.len()
+        + BRANCH_SLOTS * branch_slots(prog).len()
+        + multiway_slots(prog).len()
+        + scan_slots(prog).len()
+        // Each quadrant slot has one of reduced arguments ([`reduction_slots`]).
+        + 2 * quadrant_slots(prog).len();
+    crate::extents::extent_slots(prog, base)
+}
+
 /// Insert `render(references, counter, j)` before the `j`th of `slots`'s statements (for the
 /// library references `watch` finds evaluated there; rules 23, 24) and in its consequent,
 /// `counter` being its slot of the array `counters`, and declare the INTEGER*8 support
@@ -553,6 +565,9 @@ pub struct WatchedSlots {
     /// The same statements: statement -> slot of their reduced arguments
     /// ([`reduction_slots`]).
     reductions: HashMap<usize, usize>,
+    /// Innermost DO loops whose arrays' extents are counted: DO statement -> slots
+    /// ([`extent_slots`]).
+    extents: HashMap<usize, crate::extents::LoopExtents>,
 }
 
 impl WatchedSlots {
@@ -564,7 +579,20 @@ impl WatchedSlots {
             scans: scan_slots(prog).into_iter().collect(),
             reductions: reduction_slots(&quadrants).into_iter().collect(),
             quadrants: quadrants.into_iter().collect(),
+            extents: extent_slots(prog)
+                .into_iter()
+                .map(|e| (e.do_stmt, e))
+                .collect(),
         }
+    }
+
+    /// The extents of the arrays of the loop whose DO statement is `s` that a run's
+    /// `counters` measured (rule 21, widened); empty if it counted none.
+    pub fn measured_extents(&self, s: usize, counters: &[u64]) -> crate::extents::MeasuredExtents {
+        self.extents
+            .get(&s)
+            .map(|e| e.measured(counters))
+            .unwrap_or_default()
     }
 
     /// The character positions the INDEX references of statement `s` scanned in a run
@@ -846,12 +874,18 @@ pub fn instrument_counters(
         (Vec::new(), Vec::new())
     };
     let reductions = reduction_slots(&quadrants);
+    let extents = if simulate_branches {
+        extent_slots(prog)
+    } else {
+        Vec::new()
+    };
     let used = prog.probes.len()
         + BRANCH_SLOTS * slots.len()
         + multiway.len()
         + scans.len()
         + quadrants.len()
-        + reductions.len();
+        + reductions.len()
+        + extents.iter().map(|e| 1 + e.watches.len()).sum::<usize>();
     // One more slot flags a step that was zero at run time (see `induction`).
     let zero_step_flag = loops
         .iter()
@@ -958,6 +992,9 @@ pub fn instrument_counters(
         |args, counter, _| crate::quadrants::reductions(args, &names.reduction, counter),
         &names.reduction,
     );
+    for e in &extents {
+        rw.insert_before(e.do_stmt, &e.additions(c));
+    }
     for (s, st) in prog.stmts.iter().enumerate() {
         let main = prog.units[st.unit].kind == UnitKind::Main;
         match &st.stmt {

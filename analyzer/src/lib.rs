@@ -19,6 +19,7 @@
 
 pub mod analysis;
 pub mod dynamic;
+pub mod extents;
 pub mod gcov;
 pub mod induction;
 pub mod instrument;

@@ -366,7 +366,10 @@ fn loop_stats(
         .into_iter()
         .map(|l| {
             let st = &prog.stmts[l.first];
-            let traffic = crate::traffic::loop_traffic(prog, l.unit, l.first, l.last);
+            let measured = counters
+                .map(|c| slots.measured_extents(l.first, c))
+                .unwrap_or_default();
+            let traffic = crate::traffic::loop_traffic(prog, l.unit, l.first, l.last, &measured);
             LoopStats {
                 unit: prog.units[l.unit].name.clone(),
                 file: prog.files[st.file].path.clone(),

@@ -11,15 +11,25 @@
 //! by address; what the callee does with it is the callee's traffic, not the loop's.
 
 use crate::analysis::{sexpr_text, Program};
+use crate::extents::MeasuredExtents;
 use crate::symbols::Symbols;
 use crate::syntax::{Arg, BOp, SExpr, Stmt, UOp};
 use model::program_stats::{ArrayReference, LoopTraffic};
 use std::collections::{HashMap, HashSet};
 
-/// The traffic of the loop made of statements `first..=last` of unit `unit`; None when one of
-/// its statements could not be parsed (anything may be referenced there).
-pub fn loop_traffic(prog: &Program, unit: usize, first: usize, last: usize) -> Option<LoopTraffic> {
+/// The traffic of the loop made of statements `first..=last` of unit `unit`, with the
+/// extents a counting run `measured` where the declarations give none
+/// (`crate::extents`); None when one of its statements could not be parsed (anything may be
+/// referenced there).
+pub fn loop_traffic(
+    prog: &Program,
+    unit: usize,
+    first: usize,
+    last: usize,
+    measured: &MeasuredExtents,
+) -> Option<LoopTraffic> {
     let sym = &prog.units[unit].symbols;
+    let shapes = Shapes { sym, measured };
     let stmts: Vec<&Stmt> = prog.stmts[first..=last]
         .iter()
         .map(|s| s.stmt.as_ref())
@@ -54,7 +64,7 @@ pub fn loop_traffic(prog: &Program, unit: usize, first: usize, last: usize) -> O
         walk.assigned.insert(var.clone());
     }
     let moves = Moves {
-        sym,
+        shapes: &shapes,
         index: index.as_ref().map(|(v, s)| (v.as_str(), *s)),
         assigned: &walk.assigned,
         defs: &walk.defs,
@@ -77,7 +87,7 @@ pub fn loop_traffic(prog: &Program, unit: usize, first: usize, last: usize) -> O
     }
     let footprint_bytes = moving
         .iter()
-        .try_fold(0u64, |acc, a| acc.checked_add(sym.declared_bytes(a)?));
+        .try_fold(0u64, |acc, a| acc.checked_add(shapes.bytes(a)?));
     Some(LoopTraffic {
         references,
         footprint_bytes,
@@ -305,9 +315,41 @@ impl Walk<'_> {
     }
 }
 
+/// The arrays' shapes: their declared extents, or where those are not constants the ones a
+/// counting run measured.
+struct Shapes<'a> {
+    sym: &'a Symbols,
+    measured: &'a MeasuredExtents,
+}
+
+impl Shapes<'_> {
+    /// The extent of each dimension of `array`, None where neither the declaration nor the
+    /// run gives it.
+    fn extents(&self, array: &str) -> Vec<Option<i64>> {
+        let run = self.measured.get(array);
+        self.sym
+            .extents(array)
+            .into_iter()
+            .enumerate()
+            .map(|(d, n)| n.or_else(|| run?.get(d).copied().flatten()))
+            .collect()
+    }
+
+    /// The bytes `array` spans (CHARACTER included); None when an extent or the length is
+    /// not known, or `array` is not an array.
+    fn bytes(&self, array: &str) -> Option<u64> {
+        self.sym.get(array)?.rank?;
+        self.extents(array)
+            .into_iter()
+            .try_fold(u64::from(self.sym.element_bytes(array)?), |bytes, n| {
+                bytes.checked_mul(u64::try_from(n?).ok()?)
+            })
+    }
+}
+
 /// How subscripts move with the loop.
 struct Moves<'a> {
-    sym: &'a Symbols,
+    shapes: &'a Shapes<'a>,
     /// The DO variable (upper case) and its step when constant.
     index: Option<(&'a str, Option<i64>)>,
     assigned: &'a HashSet<String>,
@@ -334,8 +376,8 @@ impl Moves<'_> {
             SExpr::Binary(BOp::Sub, a, b) => m(a)?.checked_sub(m(b)?),
             SExpr::Binary(BOp::Mul, a, b) => match (m(a)?, m(b)?) {
                 (0, 0) => Some(0),
-                (c, 0) => c.checked_mul(self.sym.constant_int(b)?),
-                (0, c) => c.checked_mul(self.sym.constant_int(a)?),
+                (c, 0) => c.checked_mul(self.shapes.sym.constant_int(b)?),
+                (0, c) => c.checked_mul(self.shapes.sym.constant_int(a)?),
                 _ => None,
             },
             // Anything else (division, powers, elements, function references) keeps still
@@ -366,9 +408,11 @@ impl Moves<'_> {
         // An induction variable: `K = K + c`, `K = c + K`, `K = K - c`, c constant.
         let is_n = |x: &SExpr| matches!(x, SExpr::Name(y) if y.eq_ignore_ascii_case(n));
         match value {
-            SExpr::Binary(BOp::Add, a, b) if is_n(a) => self.sym.constant_int(b),
-            SExpr::Binary(BOp::Add, a, b) if is_n(b) => self.sym.constant_int(a),
-            SExpr::Binary(BOp::Sub, a, b) if is_n(a) => self.sym.constant_int(b)?.checked_neg(),
+            SExpr::Binary(BOp::Add, a, b) if is_n(a) => self.shapes.sym.constant_int(b),
+            SExpr::Binary(BOp::Add, a, b) if is_n(b) => self.shapes.sym.constant_int(a),
+            SExpr::Binary(BOp::Sub, a, b) if is_n(a) => {
+                self.shapes.sym.constant_int(b)?.checked_neg()
+            }
             _ => None,
         }
     }
@@ -392,8 +436,8 @@ impl Moves<'_> {
         if movements.iter().all(|&c| c == 0) {
             return Some(0);
         }
-        let element = i64::from(self.sym.element_bytes(array)?);
-        let extents = self.sym.extents(array);
+        let element = i64::from(self.shapes.sym.element_bytes(array)?);
+        let extents = self.shapes.extents(array);
         let mut stride = 0i64;
         let mut leading = 1i64;
         for (d, &c) in movements.iter().enumerate() {

@@ -299,3 +299,74 @@ fn an_index_computed_in_the_body_moves_with_the_do_variable() {
         "{t:?}"
     );
 }
+
+/// The loops of `source` from a counting run (gfortran -O0, with the watches `predict` runs).
+fn counted_loops_of(source: &str) -> Vec<LoopStats> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.f");
+    std::fs::write(&file, source).unwrap();
+    let compiler = harness::Compiler::find(None, &["-O0".to_string()])
+        .expect("gfortran is needed (scripts/install-deps.sh installs it)");
+    analyzer::analyze_dynamic(
+        &[file],
+        &analyzer::AnalyzeOptions {
+            simulate_branches: true,
+            ..analyzer::AnalyzeOptions::default()
+        },
+        &compiler,
+        &analyzer::RunSpec::default(),
+    )
+    .unwrap()
+    .stats
+    .loops
+}
+
+#[test]
+fn a_counting_run_measures_the_extents_of_adjustable_arrays() {
+    // KEEP's second extent is 50 at one call and 150 at the other: 100 on average.
+    let src = "      PROGRAM P
+      LOGICAL K(100, 0:149)
+      DOUBLE PRECISION A(64, 8), S
+      CALL ROWS(K, 100, 49)
+      CALL ROWS(K, 100, 149)
+      CALL WALK(A, 64, 8, S)
+      PRINT *, K(3, 1), S
+      END
+      SUBROUTINE ROWS(KEEP, LDK, CAP)
+      INTEGER LDK, CAP, C
+      LOGICAL KEEP(LDK, 0:CAP)
+      DO 10 C = CAP, 0, -1
+         KEEP(3, C) = C .GT. 5
+   10 CONTINUE
+      END
+      SUBROUTINE WALK(A, LDA, N, S)
+      INTEGER LDA, N, J
+      DOUBLE PRECISION A(LDA, *), S
+      S = 0.0D0
+      DO 10 J = 1, N
+         A(2, J) = DBLE(J)
+         S = S + A(2, J)
+   10 CONTINUE
+      END
+";
+    let counted = counted_loops_of(src);
+    let at = |line: u32| {
+        counted
+            .iter()
+            .find(|l| l.first_line == line)
+            .and_then(|l| l.traffic.clone())
+            .unwrap_or_else(|| panic!("no loop at line {line}: {counted:?}"))
+    };
+    let rows = at(12);
+    assert_eq!(reference(&rows, "KEEP").stride_bytes, Some(-400));
+    assert_eq!(rows.footprint_bytes, Some(100 * 100 * 4));
+    // An assumed-size array: its leading extent gives the stride, its bytes stay unknown.
+    let walk = at(20);
+    assert_eq!(reference(&walk, "A").stride_bytes, Some(64 * 8));
+    assert_eq!(walk.footprint_bytes, None);
+    // The source alone knows neither.
+    let rows = traffic_at(src, 12);
+    assert_eq!(reference(&rows, "KEEP").stride_bytes, None);
+    assert_eq!(rows.footprint_bytes, None);
+    assert_eq!(reference(&traffic_at(src, 20), "A").stride_bytes, None);
+}

@@ -184,7 +184,9 @@
 //!     ([`streamed_bytes`]); the data come from the first level that holds the arrays the
 //!     loop walks, by their declared sizes, else from memory, at X-Ray's measured read,
 //!     write or copy bandwidth of that level. A transpose of a 32 MiB matrix strides 16 KiB
-//!     an access: a new line from memory each time.
+//!     an access: a new line from memory each time. An adjustable dummy array's extents
+//!     (`KEEP(LDK, 0:CAP)`) are the counting run's: their mean over the loop's entries gives
+//!     the strides past its first dimension and the bytes it spans.
 //! 22. Straight-line code of optimized builds (opcost's refinement): a basic block outside
 //!     the loops rule 17 charges lasts at least its machine instructions (one copy of its
 //!     lines, where the compiler inlined them in several places) at INST's rate
