@@ -34,6 +34,8 @@ pub struct Names {
     pub quadrant: String,
     /// The function telling whether a sine or cosine reduces its argument (rule 24b).
     pub reduction: String,
+    /// The function giving a sine or cosine's range branches (rule 24c).
+    pub range: String,
 }
 
 impl Names {
@@ -57,6 +59,7 @@ impl Names {
                 scan: format!("OPCIX{s}"),
                 quadrant: format!("OPCQD{s}"),
                 reduction: format!("OPCRD{s}"),
+                range: format!("OPCRG{s}"),
             };
             let all = [
                 &n.counters,
@@ -67,6 +70,7 @@ impl Names {
                 &n.scan,
                 &n.quadrant,
                 &n.reduction,
+                &n.range,
             ];
             let prefix_free = !words.iter().any(|w| w.starts_with(n.induction.as_str()));
             if prefix_free && all.iter().all(|w| !words.contains(w.as_str())) {
@@ -974,6 +978,18 @@ pub fn instrument_counters(
         |refs, counter, _| crate::scans::additions(refs, counter, &names.scan),
         &names.scan,
     );
+    // Rule 24c: the range branches run before the quadrant's.
+    insert_watches(
+        &mut rw,
+        prog,
+        c,
+        &quadrants,
+        crate::quadrants::quadrant_watch,
+        |args, miss, j| {
+            crate::quadrants::range_feeds(args, &names.predictor, &names.range, miss, j)
+        },
+        &names.range,
+    );
     insert_watches(
         &mut rw,
         prog,
@@ -1034,6 +1050,7 @@ pub fn instrument_counters(
     .chain(crate::scans::scan_function(&names.scan))
     .chain(crate::quadrants::quadrant_function(&names.quadrant))
     .chain(crate::quadrants::reduction_function(&names.reduction))
+    .chain(crate::quadrants::range_function(&names.range))
     .collect::<Vec<_>>()
     .join("\n")
         + "\n";

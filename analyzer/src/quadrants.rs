@@ -7,6 +7,10 @@
 //! statement runs, and counts its misses in one counter slot per statement: arguments that
 //! step smoothly keep their quadrant and are learned, scattered ones are missed.
 //!
+//! Rule 24c: ahead of the quadrant, the library branches on the argument's magnitude
+//! (`model::rules::sine_range_outcomes`); the counted copy feeds those outcomes too, into the
+//! same slot.
+//!
 //! Rule 24b: the same references' DOUBLE PRECISION arguments at least
 //! `model::rules::SINE_REDUCED_FROM` in magnitude, which the library reduces by a multiple of
 //! a quarter period first, are counted in a second slot per statement.
@@ -72,6 +76,37 @@ pub fn feeds(args: &[&str], predictor: &str, quadrant: &str, miss: &str, j: usiz
         .collect()
 }
 
+/// Rule 24c: the statements feeding the range branches of the references with arguments
+/// `args` to `predictor` ahead of their quadrants' (see [`feeds`]), by the counted copy's
+/// function `range` (see [`range_function`]): the first always, the second only when the
+/// first was taken, as the library runs them.
+pub fn range_feeds(
+    args: &[&str],
+    predictor: &str,
+    range: &str,
+    miss: &str,
+    j: usize,
+) -> Vec<String> {
+    args.iter()
+        .enumerate()
+        .flat_map(|(r, x)| {
+            let id = |b: usize| {
+                (((16 * j + r) * 2 + b) * 5003 + 7) % (1 << crate::instrument::HISTORY_BITS)
+            };
+            let outcome = |b: usize| format!("{range}(DBLE({x}), KIND({x}), {b})");
+            [
+                format!("CALL {predictor}({}, {}, {miss}, 0)", id(0), outcome(0)),
+                format!(
+                    "IF ({} .EQ. 1) CALL {predictor}({}, {}, {miss}, 0)",
+                    outcome(0),
+                    id(1),
+                    outcome(1)
+                ),
+            ]
+        })
+        .collect()
+}
+
 /// The statements adding to `counter` the reduced arguments (rule 24b) of the references with
 /// arguments `args`, by the counted copy's function `reduced` (see [`reduction_function`]).
 pub fn reductions(args: &[&str], reduced: &str, counter: &str) -> Vec<String> {
@@ -95,6 +130,30 @@ pub fn reduction_function(name: &str) -> Vec<String> {
                 "IF (K .EQ. 8 .AND. ABS(X) .GE. {:?}D0) {name} = 1",
                 model::rules::SINE_REDUCED_FROM
             ),
+        ],
+    )
+}
+
+/// The counted copy's function giving the outcome (1 taken) of range branch `B` (0 or 1) of a
+/// sine or cosine of `X`, of kind `K` (rule 24c: `model::rules::sine_range_outcomes`).
+pub fn range_function(name: &str) -> Vec<String> {
+    let [d0, d1] = model::rules::SINE_RANGES_DOUBLE;
+    let [s0, s1] = model::rules::SINE_RANGES_SINGLE;
+    crate::scans::integer8_function(
+        name,
+        "X, K, B",
+        &[
+            "DOUBLE PRECISION X, T".into(),
+            "INTEGER K, B".into(),
+            "IF (K .EQ. 8) THEN".into(),
+            format!("   T = {d0:?}D0"),
+            format!("   IF (B .EQ. 1) T = {d1:?}D0"),
+            "ELSE".into(),
+            format!("   T = {s0:?}D0"),
+            format!("   IF (B .EQ. 1) T = {s1:?}D0"),
+            "END IF".into(),
+            format!("{name} = 0"),
+            format!("IF (ABS(X) .GE. T) {name} = 1"),
         ],
     )
 }

@@ -203,6 +203,11 @@
 //!     reduces it by a multiple of a quarter period before its polynomial
 //!     ([`charge_reduced_arguments`]); SIND's fixed point (1.497) is below. The counting run
 //!     counts such arguments of the watched references. Dynamic only.
+//!     24c. Before its quadrant, the library branches on the argument's magnitude
+//!     ([`sine_range_outcomes`]): the double routine below 0.85546875, then below
+//!     2.426265; the single one below 0.75, then below 120. The counting run feeds those
+//!     outcomes to the simulated predictor ahead of the quadrant's, and each miss costs one
+//!     BMSN too. Dynamic only.
 //! 26. Misses restart a chain (opcost's refinement, builds that do not optimize): gfortran -O0
 //!     keeps every IF a branch, and a mispredicted one discards the operations fetched after
 //!     it, the loop's chain among them, which start again after the refill; so in a loop
@@ -1343,6 +1348,34 @@ pub fn charge_reduced_arguments(c: &mut OpCounts, reduced: u64) {
     c.add(Param::SRDD, reduced);
 }
 
+/// Rule 24c: the magnitudes at which the library's double sine and cosine change how they
+/// evaluate (glibc 2.36 `s_sin.c`, high words 0x3feb6000 and 0x400368fd): directly below the
+/// first, as the distance to pi/2 below the second, by a reduction beyond.
+pub const SINE_RANGES_DOUBLE: [f64; 2] = [0.855_468_75, SINE_REDUCED_FROM];
+
+/// Rule 24c: the same for the single routines (glibc 2.36 `s_sinf.c` compares the top 12 bits
+/// of |x| with pi/4's and 120's): directly below 0.75, by a fast reduction below 120, by a
+/// long one beyond.
+pub const SINE_RANGES_SINGLE: [f64; 2] = [0.75, 120.0];
+
+/// Rule 24c: the outcomes (true: taken to the larger range) of the range branches a sine or
+/// cosine of `x` takes, DOUBLE PRECISION when `double`: the first always, the second only
+/// when the first found the argument beyond its bound. Random magnitudes that straddle a
+/// bound (an exponential deviate, points spread over a few periods) mispredict them.
+pub fn sine_range_outcomes(x: f64, double: bool) -> Vec<bool> {
+    let bounds = if double {
+        SINE_RANGES_DOUBLE
+    } else {
+        SINE_RANGES_SINGLE
+    };
+    let beyond_first = x.abs() >= bounds[0];
+    if beyond_first {
+        vec![true, x.abs() >= bounds[1]]
+    } else {
+        vec![false]
+    }
+}
+
 /// Rule 15 for an arithmetic IF or computed GO TO: the misses the simulated predictor had on
 /// its branches, each costing `miss`; none without a simulation.
 pub fn count_multiway_misses(simulated: Option<u64>, miss: Param) -> OpCounts {
@@ -2212,6 +2245,18 @@ mod tests {
         let c = chain_latency(&Expr::var(&p), &value, "P").unwrap();
         let links = (c.get(Param::QMRS), c.get(Param::QARS), c.get(Param::QTRS));
         assert_eq!(links, (1, 2, 1));
+    }
+
+    #[test]
+    fn a_sines_range_branches_follow_the_librarys_bounds() {
+        assert_eq!(sine_range_outcomes(0.8, true), vec![false]);
+        assert_eq!(sine_range_outcomes(-0.9, true), vec![true, false]);
+        assert_eq!(sine_range_outcomes(20.891, true), vec![true, true]);
+        assert_eq!(sine_range_outcomes(0.8, false), vec![true, false]);
+        assert_eq!(sine_range_outcomes(0.7, false), vec![false]);
+        assert_eq!(sine_range_outcomes(-150.0, false), vec![true, true]);
+        // The second double bound is rule 24b's: a reduced argument is beyond both.
+        assert!(is_reduced_sine_argument(SINE_RANGES_DOUBLE[1]));
     }
 
     #[test]
