@@ -82,12 +82,23 @@ impl CpuInfo {
     /// The reciprocal throughput, ns, of the instruction row `name` ("double divide"),
     /// scalar or packed (the widest width measured); None when it was not measured.
     pub fn throughput_ns(&self, name: &str, packed: bool) -> Option<f64> {
+        self.widest_throughput_ns(name, packed).map(|(ns, _)| ns)
+    }
+
+    /// The throughput, ns, of the widest row measured for `name` (scalar or packed), with
+    /// its vector bits (None for the scalar row).
+    pub fn widest_throughput_ns(&self, name: &str, packed: bool) -> Option<(f64, Option<u32>)> {
         let row = self
             .instructions
             .iter()
             .filter(|r| r.name == name && r.vector_bits.is_some() == packed)
             .max_by_key(|r| r.vector_bits)?;
-        (self.frequency_mhz > 0.0).then(|| row.throughput_cycles * 1000.0 / self.frequency_mhz)
+        (self.frequency_mhz > 0.0).then(|| {
+            (
+                row.throughput_cycles * 1000.0 / self.frequency_mhz,
+                row.vector_bits,
+            )
+        })
     }
 }
 

@@ -164,6 +164,10 @@ pub struct ArrayReference {
 pub struct ScalarPacked {
     pub scalar: u64,
     pub packed: u64,
+    /// The packed instructions' vector bits, summed (128 for each `divpd`, 256 for each
+    /// `vdivpd` on ymm registers); 0 in files written before it was recorded.
+    #[serde(default)]
+    pub packed_bits: u64,
 }
 
 /// A loop's divisions and square roots by precision and packing: the divider is not

@@ -137,7 +137,10 @@
 //!     lines), and the loop lasts max(recurrence, max(issue, units) + events) (the interval
 //!     model of an out-of-order core: steady issue plus miss events). A loop with a CALL, or
 //!     whose instructions are unknown, keeps the largest of its summed cost, its recurrence
-//!     and its issue time.
+//!     and its issue time. In optimized builds the divider's time comes from the machine
+//!     loop's divisions and square roots at X-Ray's throughputs, a packed one taking its
+//!     width's share of the widest row's time, never less than a scalar one's
+//!     ([`packed_divider_ns`]).
 //! 18. Constant streams into large arrays (opcost's refinement): an INTEGER or LOGICAL
 //!     constant assigned to `A(I, ...)`, where A is a local or COMMON array larger than
 //!     [`LARGE_ARRAY_BYTES`] and I the variable of the innermost DO loop around it with step 1
@@ -1148,6 +1151,27 @@ pub fn store_waits_for_its_line(stride_bytes: i64, trips: f64, l1: CacheGeometry
     }
     let sets = seen.iter().filter(|s| **s).count() as u64;
     sets < l1.sets && sets.saturating_mul(l1.ways) < trips
+}
+
+/// Rule 17 for optimized builds, the divider: the time, ns, of `count` packed divisions or
+/// square roots of `bits` vector bits in all, X-Ray having measured the widest row
+/// (`widest_bits`) at `widest_ns` an instruction and the scalar one at `scalar_ns`. The
+/// divider works through a few lanes a cycle, so a narrower instruction takes its share of
+/// the widest one's time, and never less than a scalar one (the Intel host: 512-bit `vdivpd`
+/// 16 cycles, scalar `divsd` 4, so SSE2's 128-bit `divpd` 4). Without the bits (a file
+/// written before they were recorded) every packed instruction costs the widest row's time.
+pub fn packed_divider_ns(
+    count: u64,
+    bits: u64,
+    widest_ns: f64,
+    widest_bits: u32,
+    scalar_ns: Option<f64>,
+) -> f64 {
+    if bits == 0 || widest_bits == 0 {
+        return count as f64 * widest_ns;
+    }
+    let share = bits as f64 / f64::from(widest_bits) * widest_ns;
+    share.max(count as f64 * scalar_ns.unwrap_or(0.0))
 }
 
 /// Rule 22: what a basic block outside the loops rule 17 charges adds to its operations'
@@ -2245,6 +2269,24 @@ mod tests {
         let c = chain_latency(&Expr::var(&p), &value, "P").unwrap();
         let links = (c.get(Param::QMRS), c.get(Param::QARS), c.get(Param::QTRS));
         assert_eq!(links, (1, 2, 1));
+    }
+
+    #[test]
+    fn a_narrow_packed_division_takes_its_share_of_the_widest_rows_time() {
+        // The Intel host at 3.1 GHz: 512-bit vdivpd 16 cycles, scalar divsd 4.
+        let (wide, scalar) = (16.0 / 3.1, 4.0 / 3.1);
+        // Ten SSE2 divpd (128 bits): as many scalar divisions' time.
+        let t = packed_divider_ns(10, 1280, wide, 512, Some(scalar));
+        assert!((t - 10.0 * scalar).abs() < 1e-9, "{t}");
+        // Ten 256-bit vdivpd: half the widest row's time each.
+        let t = packed_divider_ns(10, 2560, wide, 512, Some(scalar));
+        assert!((t - 5.0 * wide).abs() < 1e-9, "{t}");
+        // Ten 512-bit: the row's time; without the bits too.
+        assert!((packed_divider_ns(10, 5120, wide, 512, Some(scalar)) - 10.0 * wide).abs() < 1e-9);
+        assert!((packed_divider_ns(10, 0, wide, 512, Some(scalar)) - 10.0 * wide).abs() < 1e-9);
+        // Never less than a scalar division an instruction.
+        let t = packed_divider_ns(10, 1280, wide, 512, Some(2.0 * scalar));
+        assert!((t - 20.0 * scalar).abs() < 1e-9, "{t}");
     }
 
     #[test]

@@ -217,14 +217,23 @@ fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<Ma
     let pass = &body.pass;
     let split = |all: &FpOps, double: &FpOps| {
         let packed = |o: &FpOps| o.packed.values().sum::<u64>();
+        // The classifier keeps widths in bytes.
+        let bits = |o: &FpOps| {
+            o.packed
+                .iter()
+                .map(|(&bytes, &n)| 8 * u64::from(bytes) * n)
+                .sum::<u64>()
+        };
         (
             ScalarPacked {
                 scalar: passes * (all.scalar - double.scalar),
                 packed: passes * (packed(all) - packed(double)),
+                packed_bits: passes * (bits(all) - bits(double)),
             },
             ScalarPacked {
                 scalar: passes * double.scalar,
                 packed: passes * packed(double),
+                packed_bits: passes * bits(double),
             },
         )
     };

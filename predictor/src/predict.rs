@@ -488,7 +488,16 @@ fn divider_ns(d: &DividerInstructions, cpu: &CpuInfo) -> Option<f64> {
             };
             let packed = match n.packed {
                 0 => 0.0,
-                k => k as f64 * cpu.throughput_ns(name, true)?,
+                k => {
+                    let (ns, bits) = cpu.widest_throughput_ns(name, true)?;
+                    rules::packed_divider_ns(
+                        k,
+                        n.packed_bits,
+                        ns,
+                        bits.unwrap_or(0),
+                        cpu.throughput_ns(name, false),
+                    )
+                }
             };
             Some(scalar + packed)
         })
@@ -1753,7 +1762,8 @@ mod tests {
 
     /// Issue 27's classifier fixtures: an optimized division loop is charged by the divider
     /// at X-Ray's throughput for the instructions the compiler emitted (packed at -O3: a
-    /// fraction of the divisions), a sum by its recurrence (GCC keeps a REAL sum in order).
+    /// fraction of the divisions, each its width's share of the widest row's time), a sum by
+    /// its recurrence (GCC keeps a REAL sum in order).
     #[test]
     fn an_optimized_division_loop_waits_for_the_divider_and_a_sum_for_its_recurrence() {
         let mut m = machine(&[
@@ -1784,7 +1794,11 @@ mod tests {
             let p = predict(&stats, &m);
             let row = |line: u32| p.loops.iter().find(|l| l.first_line == line).unwrap();
             assert_eq!(row(10).bound, LoopBound::Divider, "{flags}: {:?}", p.loops);
-            let want = (d.scalar as f64 * 4.0 + d.packed as f64 * 8.0) * 1e-9;
+            // gfortran packs with SSE's 128-bit divps (no -march): half the 256-bit row's
+            // 8 ns an instruction, which is the scalar row's 4.
+            assert_eq!(d.packed_bits, 128 * d.packed, "{flags}: {d:?}");
+            let packed = (d.packed_bits as f64 / 256.0 * 8.0).max(d.packed as f64 * 4.0);
+            let want = (d.scalar as f64 * 4.0 + packed) * 1e-9;
             assert!(
                 (row(10).time_s - want).abs() < 1e-12,
                 "{flags}: {:?}",
