@@ -75,17 +75,15 @@ pub fn extent_slots(prog: &Program, base: usize) -> Vec<LoopExtents> {
             continue;
         }
         let entries_slot = next;
-        next += 1;
+        next += 1 + wanted.len();
         let watches = wanted
             .into_iter()
-            .map(|(array, dim, extent)| {
-                next += 1;
-                ExtentWatch {
-                    array,
-                    dim,
-                    extent,
-                    slot: next - 1,
-                }
+            .enumerate()
+            .map(|(k, (array, dim, extent))| ExtentWatch {
+                array,
+                dim,
+                extent,
+                slot: entries_slot + 1 + k,
             })
             .collect();
         out.push(LoopExtents {

@@ -210,8 +210,15 @@ impl Symbols {
     /// element sizes of [`Symbols::element_bytes`]); None when a bound or the length is not a
     /// constant, or `name` is not an array.
     pub fn declared_bytes(&self, name: &str) -> Option<u64> {
+        self.bytes_with_extents(name, self.extents(name))
+    }
+
+    /// The bytes array `name` occupies with `extents` (elements per dimension, as
+    /// [`Symbols::extents`] gives them or a run measured them); None when one is None, the
+    /// length is not a constant, or `name` is not an array.
+    pub fn bytes_with_extents(&self, name: &str, extents: Vec<Option<i64>>) -> Option<u64> {
         self.names.get(name)?.rank?;
-        self.extents(name)
+        extents
             .into_iter()
             .try_fold(u64::from(self.element_bytes(name)?), |bytes, n| {
                 bytes.checked_mul(u64::try_from(n?).ok()?)

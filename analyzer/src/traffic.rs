@@ -338,12 +338,7 @@ impl Shapes<'_> {
     /// The bytes `array` spans (CHARACTER included); None when an extent or the length is
     /// not known, or `array` is not an array.
     fn bytes(&self, array: &str) -> Option<u64> {
-        self.sym.get(array)?.rank?;
-        self.extents(array)
-            .into_iter()
-            .try_fold(u64::from(self.sym.element_bytes(array)?), |bytes, n| {
-                bytes.checked_mul(u64::try_from(n?).ok()?)
-            })
+        self.sym.bytes_with_extents(array, self.extents(array))
     }
 }
 

@@ -482,21 +482,16 @@ fn divider_ns(d: &DividerInstructions, cpu: &CpuInfo) -> Option<f64> {
     d.by_name()
         .iter()
         .map(|(name, n)| {
+            let scalar_ns = cpu.throughput_ns(name, false);
             let scalar = match n.scalar {
                 0 => 0.0,
-                k => k as f64 * cpu.throughput_ns(name, false)?,
+                k => k as f64 * scalar_ns?,
             };
             let packed = match n.packed {
                 0 => 0.0,
                 k => {
                     let (ns, bits) = cpu.widest_throughput_ns(name, true)?;
-                    rules::packed_divider_ns(
-                        k,
-                        n.packed_bits,
-                        ns,
-                        bits.unwrap_or(0),
-                        cpu.throughput_ns(name, false),
-                    )
+                    rules::packed_divider_ns(k, n.packed_bits, ns, bits.unwrap_or(0), scalar_ns)
                 }
             };
             Some(scalar + packed)
