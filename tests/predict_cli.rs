@@ -721,3 +721,45 @@ fn validate_builds_legacy_code_with_the_flags_the_analysis_needed() {
     assert_eq!(v["summary"]["programs"], 1);
     assert!(v["failed"].as_array().unwrap().is_empty());
 }
+
+/// Rule 17, widened: a loop that calls only straight-line code counts its callee's
+/// instructions and is charged by them (its time no longer the operations' sum); a loop
+/// that calls a unit with a loop of its own keeps its own instructions and its sum.
+#[test]
+fn a_loop_calling_straight_line_code_is_charged_by_its_and_the_callees_instructions() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.json");
+    common::opcost_cmd()
+        .unwrap()
+        .args(["predict", "--machine"])
+        .arg(quick_machine())
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/leaf_calls.f"))
+        .arg("--json")
+        .arg(&out)
+        .assert()
+        .success();
+    let p: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let looping = |line: u64| {
+        p["loops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["first_line"] == line && l["unit"] == "LEAF")
+            .unwrap_or_else(|| panic!("no loop at line {line}: {}", p["loops"]))
+            .clone()
+    };
+    let per_iteration =
+        |l: &Value| l["instructions"].as_f64().unwrap() / l["iterations"].as_f64().unwrap();
+    let leaf = looping(9);
+    // At -O0 the loop's own lines are some 15 instructions an iteration; the callee's
+    // prologue, computed GO TO, square root and return as many again.
+    assert!(per_iteration(&leaf) >= 25.0, "{leaf}");
+    assert_ne!(leaf["bound"], "operations", "{leaf}");
+    let calling = looping(12);
+    assert_eq!(calling["bound"], "operations", "{calling}");
+    assert!(per_iteration(&calling) < 25.0, "{calling}");
+}

@@ -75,6 +75,50 @@ impl CalleeWork {
         }
     }
 
+    /// The units the calls of statements `range` enter, directly or through their callees'
+    /// calls (a callee's calls shared out as its work is), with each unit's entries over the
+    /// run: what the predictor needs to give the loop its callees' instructions (rule 17).
+    fn entries_of(
+        &self,
+        prog: &Program,
+        range: std::ops::RangeInclusive<usize>,
+    ) -> Vec<model::program_stats::CalleeEntries> {
+        let mut calls: std::collections::BTreeMap<usize, u64> = Default::default();
+        let mut frontier: Vec<(usize, u128, u128)> = self
+            .refs
+            .iter()
+            .filter(|r| range.contains(&r.0))
+            .map(|&(_, u, n, execs)| (u, n as u128 * execs as u128, 1))
+            .collect();
+        // Fortran 77 has no recursion; a cycle anyway stops at depth 8.
+        for _ in 0..8 {
+            let mut next = Vec::new();
+            for (u, num, den) in frontier {
+                *calls.entry(u).or_default() += (num / den) as u64;
+                // The unit's own calls over the run, for num/den of its entries.
+                let entries = self.entries[u].max(1) as u128;
+                for &(k, v, n, execs) in &self.refs {
+                    if prog.stmts[k].unit == u {
+                        next.push((v, num * n as u128 * execs as u128, den * entries));
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        calls
+            .into_iter()
+            .filter(|&(_, c)| c > 0)
+            .map(|(u, c)| model::program_stats::CalleeEntries {
+                unit: prog.units[u].name.clone(),
+                calls: c,
+                entries: self.entries[u],
+            })
+            .collect()
+    }
+
     /// The callees' work done for the calls of statements `range`.
     fn work_of(&self, range: std::ops::RangeInclusive<usize>) -> OpCounts {
         let mut acc = OpCounts::new();
@@ -410,6 +454,10 @@ fn loop_stats(
                     })
                     .unwrap_or_default(),
                 traffic,
+                callees: callees
+                    .map(|w| w.entries_of(prog, l.first..=l.last))
+                    .unwrap_or_default(),
+                instructions_include_callees: false,
             }
         })
         .collect()

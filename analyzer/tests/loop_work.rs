@@ -105,3 +105,47 @@ fn a_loops_logical_ifs_carry_their_consequents_runs() {
     assert_eq!(l.iterations, Some(100));
     assert_eq!(l.consequent_runs, vec![(6, 25)], "{l:?}");
 }
+
+/// Rule 17, widened, through a real run: a calling loop lists the units its calls enter,
+/// directly and through their own calls, each with the loop's share of its entries.
+#[test]
+fn a_calling_loop_lists_the_units_its_calls_enter() {
+    let source = "      PROGRAM C
+      REAL S, TWICE
+      INTEGER I
+      S = 0.0
+      DO 10 I = 1, 30
+         CALL ACC(S, 0.5)
+   10 CONTINUE
+      DO 20 I = 1, 10
+         S = S + TWICE(S)
+   20 CONTINUE
+      PRINT *, S
+      END
+      SUBROUTINE ACC(T, W)
+      REAL T, W, TWICE
+      T = T + TWICE(W)
+      END
+      REAL FUNCTION TWICE(X)
+      REAL X
+      TWICE = X * 2.0
+      END
+";
+    let Some(stats) = dynamic_stats("enter.f", source) else {
+        return;
+    };
+    let callees = |first_line: u32| {
+        let l = stats
+            .loops
+            .iter()
+            .find(|l| l.first_line == first_line)
+            .unwrap();
+        l.callees
+            .iter()
+            .map(|c| (c.unit.as_str(), c.calls, c.entries))
+            .collect::<Vec<_>>()
+    };
+    // ACC from the first loop only; TWICE 30 times through ACC and 10 times from the second.
+    assert_eq!(callees(5), vec![("ACC", 30, 30), ("TWICE", 30, 40)]);
+    assert_eq!(callees(8), vec![("TWICE", 10, 40)]);
+}

@@ -114,6 +114,24 @@ pub struct LoopStats {
     /// memory bound; absent in older files and for loops not analysed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traffic: Option<LoopTraffic>,
+    /// The units the loop's calls enter, directly or through their own calls, over the run
+    /// (dynamic analyses; absent in older files and in loops that call nothing).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub callees: Vec<CalleeEntries>,
+    /// Whether `instructions` include those of the callees the loop enters (rule 17,
+    /// widened): set by the predictor, in builds that do not optimize, when every callee is
+    /// straight-line code.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub instructions_include_callees: bool,
+}
+
+/// A unit a loop enters through its calls: how often for the loop, and how often over the
+/// whole run (its instructions over the run, times `calls / entries`, are the loop's share).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CalleeEntries {
+    pub unit: String,
+    pub calls: u64,
+    pub entries: u64,
 }
 
 /// The memory traffic of an innermost loop, from its source (issue 27, item 4): a loop that
@@ -199,15 +217,16 @@ impl DividerInstructions {
 }
 
 impl LoopStats {
-    /// Whether rule 17 charges the loop by its instructions: no calls left in its body, and
-    /// its instructions known (fewer than its iterations means its lines were not found in
+    /// Whether rule 17 charges the loop by its instructions: no calls left in its body (or
+    /// only calls whose callees' instructions it counts), and its instructions known (fewer than its iterations means its lines were not found in
     /// the assembly: an iteration is at least a compare and a branch).
     pub fn charged_by_instructions(&self) -> bool {
         let calls = self
             .body_counts
             .as_ref()
             .is_some_and(|b| b.params.contains_key(&crate::Param::PROC));
-        !calls && self.instructions.unwrap_or(0) >= self.iterations.unwrap_or(u64::MAX)
+        (!calls || self.instructions_include_callees)
+            && self.instructions.unwrap_or(0) >= self.iterations.unwrap_or(u64::MAX)
     }
 
     /// Each recurrence with the iterations it spans (rule 14) and whether it restarts at every

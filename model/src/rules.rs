@@ -135,9 +135,11 @@
 //!     at least their summed cost) or an event the issue does not hide (a branch miss
 //!     flushes the pipeline; a library function runs instructions outside the loop's
 //!     lines), and the loop lasts max(recurrence, max(issue, units) + events) (the interval
-//!     model of an out-of-order core: steady issue plus miss events). A loop with a CALL, or
-//!     whose instructions are unknown, keeps the largest of its summed cost, its recurrence
-//!     and its issue time. In optimized builds the divider's time comes from the machine
+//!     model of an out-of-order core: steady issue plus miss events). At -O0 a loop whose
+//!     calls enter only straight-line units counts their instructions too and is charged the
+//!     same way (rule 17, widened: the window spans a predicted call and return). Any other
+//!     loop with a CALL, or whose instructions are unknown, keeps the largest of its summed
+//!     cost, its recurrence and its issue time. In optimized builds the divider's time comes from the machine
 //!     loop's divisions and square roots at X-Ray's throughputs, a packed one taking its
 //!     width's share of the widest row's time, never less than a scalar one's
 //!     ([`packed_divider_ns`]).

@@ -11,7 +11,7 @@ use model::catalogue::Precision;
 use model::characterization::Characterization;
 use model::program_stats::{DividerInstructions, LoopStats, ScalarPacked};
 use model::{rules, ProgramStats};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use thiserror::Error;
 
@@ -47,6 +47,7 @@ pub fn fit_to_build(
         l.instructions = None;
         l.memory_instructions = None;
         l.divider_instructions = None;
+        l.instructions_include_callees = false;
     }
     for b in &mut stats.blocks {
         b.instructions = None;
@@ -136,9 +137,14 @@ pub fn fit_to_build(
     if !unrolled.is_empty() {
         crate::inlining::drop_unrolled_loop_control(stats, &unrolled);
     }
+    let counted = if optimized {
+        counted
+    } else {
+        with_leaf_callees(stats, counted, &lines, &memory)
+    };
     // Rule 22: the lines whose instructions run inside a loop charged by its instructions (a
     // callee inlined into it) are paid by that loop, not again as straight-line code.
-    let mut paid = std::collections::BTreeSet::new();
+    let mut paid = BTreeSet::new();
     for (l, (all, memory, divider, body_lines)) in stats.loops.iter_mut().zip(counted) {
         l.instructions = all;
         l.memory_instructions = memory;
@@ -161,6 +167,75 @@ pub fn fit_to_build(
         }
     }
     Ok(())
+}
+
+type Counted = (
+    Option<u64>,
+    Option<u64>,
+    Option<DividerInstructions>,
+    Vec<(String, u32)>,
+);
+
+/// Rule 17, widened (builds that do not optimize): a loop whose calls enter only
+/// straight-line units (no loop of their own) counts their instructions too, its share of
+/// each unit's over the run, and is then charged by them like a loop without calls: the
+/// calls and returns are predicted, so the core's window spans them.
+fn with_leaf_callees(
+    stats: &mut ProgramStats,
+    counted: Vec<Counted>,
+    lines: &LineInstructions,
+    memory: &LineInstructions,
+) -> Vec<Counted> {
+    // Each straight-line unit's instructions over the run (all, and those that access memory).
+    let looping: BTreeSet<&str> = stats.loops.iter().map(|l| l.unit.as_str()).collect();
+    let mut run_of: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+    for b in stats
+        .blocks
+        .iter()
+        .filter(|b| !looping.contains(b.unit.as_str()))
+    {
+        let e = b.executions.unwrap_or(0);
+        let total = run_of.entry(b.unit.as_str()).or_default();
+        for line in b.first_line..=b.last_line {
+            total.0 += lines.at(&b.file, line) * e;
+            total.1 += memory.at(&b.file, line) * e;
+        }
+    }
+    let extra: Vec<Option<(u64, u64)>> = stats
+        .loops
+        .iter()
+        .map(|l| {
+            let calls = l
+                .body_counts
+                .as_ref()?
+                .params
+                .contains_key(&model::Param::PROC);
+            let leaf = calls
+                && !l.callees.is_empty()
+                && l.callees.iter().all(|c| !looping.contains(c.unit.as_str()));
+            leaf.then(|| {
+                l.callees.iter().fold((0, 0), |(all, mem), c| {
+                    let (a, m) = run_of.get(c.unit.as_str()).copied().unwrap_or_default();
+                    let share =
+                        |n: u64| (n as u128 * c.calls as u128 / c.entries.max(1) as u128) as u64;
+                    (all + share(a), mem + share(m))
+                })
+            })
+        })
+        .collect();
+    stats
+        .loops
+        .iter_mut()
+        .zip(counted)
+        .zip(extra)
+        .map(|((l, c), e)| match (e, c.0, c.1) {
+            (Some((all, mem)), Some(own), Some(own_mem)) => {
+                l.instructions_include_callees = true;
+                (Some(own + all), Some(own_mem + mem), c.2, c.3)
+            }
+            _ => c,
+        })
+        .collect()
 }
 
 /// Rule 17 for optimized builds: the instructions of a DO loop without a machine loop when

@@ -916,15 +916,38 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
 }
 
 /// Each innermost loop with its iterations known, its time and the bound that sets it,
-/// longest first.
+/// longest first. A loop's time includes the procedures it calls: their operations (in its
+/// summed cost) and what their own loops' bounds add or save, its share of their calls.
 fn loop_predictions(stats: &ProgramStats, machine: &Characterization) -> Vec<LoopPrediction> {
     let table = costs(machine);
     let hw = Hardware::of(machine);
+    let charges: Vec<Option<LoopCharge>> = stats
+        .loops
+        .iter()
+        .map(|l| charge_loop(l, &table, &hw))
+        .collect();
+    // What each unit's loops add to their operations' sum over the run, ns.
+    let mut excess_of_unit: BTreeMap<&str, f64> = BTreeMap::new();
+    for (l, c) in stats.loops.iter().zip(&charges) {
+        if let Some(c) = c {
+            *excess_of_unit.entry(l.unit.as_str()).or_default() += c.time_ns - c.summed_ns;
+        }
+    }
+    let callees_excess = |l: &LoopStats| -> f64 {
+        l.callees
+            .iter()
+            .map(|c| {
+                excess_of_unit.get(c.unit.as_str()).copied().unwrap_or(0.0) * c.calls as f64
+                    / c.entries.max(1) as f64
+            })
+            .sum()
+    };
     let mut out: Vec<LoopPrediction> = stats
         .loops
         .iter()
-        .filter_map(|l| {
-            let c = charge_loop(l, &table, &hw)?;
+        .zip(charges)
+        .filter_map(|(l, c)| {
+            let c = c?;
             Some(LoopPrediction {
                 unit: l.unit.clone(),
                 file: l.file.clone(),
@@ -934,7 +957,7 @@ fn loop_predictions(stats: &ProgramStats, machine: &Characterization) -> Vec<Loo
                 instructions: l.instructions,
                 memory_instructions: l.memory_instructions,
                 bound: c.bound,
-                time_s: c.time_ns * 1e-9,
+                time_s: (c.time_ns + callees_excess(l)) * 1e-9,
                 operations_s: c.summed_ns * 1e-9,
             })
         })
@@ -1194,6 +1217,8 @@ mod tests {
             divider_instructions: None,
             consequent_runs: Vec::new(),
             traffic: None,
+            callees: Vec::new(),
+            instructions_include_callees: false,
         };
         (body, l)
     }
