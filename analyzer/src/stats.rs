@@ -29,6 +29,14 @@ struct CalleeWork {
     inclusive: Vec<OpCounts>,
     /// Per unit: how often it is entered over one run.
     entries: Vec<u64>,
+    /// Per unit: the units its calls enter, directly or through their calls, and how often,
+    /// over one run (shared out as `inclusive` is).
+    entered: Vec<BTreeMap<usize, u64>>,
+}
+
+/// Of `c` counted over a unit's `entries` entries, the part that `calls` of them do.
+fn share_of(c: u64, calls: u64, entries: u64) -> u64 {
+    (c as u128 * calls as u128 / entries.max(1) as u128) as u64
 }
 
 impl CalleeWork {
@@ -46,25 +54,37 @@ impl CalleeWork {
             refs,
             inclusive: Vec::new(),
             entries,
+            entered: vec![BTreeMap::new(); prog.units.len()],
         };
         // Callees before callers; Fortran 77 has no recursion, a cycle anyway stops at depth.
         let mut inclusive = own.clone();
         for _ in 0..prog.units.len().min(8) {
             let mut next = own.clone();
+            let mut entered = vec![BTreeMap::new(); prog.units.len()];
             for &(k, u, n, execs) in &work.refs {
                 let caller = prog.stmts[k].unit;
-                next[caller] += &work.share(&inclusive[u], n as u64 * execs, u);
+                let calls = n as u64 * execs;
+                next[caller] += &work.share(&inclusive[u], calls, u);
+                work.add_entered(&mut entered[caller], u, calls);
             }
             inclusive = next;
+            work.entered = entered;
         }
         work.inclusive = inclusive;
         work
     }
 
+    /// Add to `acc` the `calls` of unit `u` and the units they enter in turn.
+    fn add_entered(&self, acc: &mut BTreeMap<usize, u64>, u: usize, calls: u64) {
+        *acc.entry(u).or_default() += calls;
+        for (&v, &c) in &self.entered[u] {
+            *acc.entry(v).or_default() += share_of(c, calls, self.entries[u]);
+        }
+    }
+
     /// `counts` (a unit's over the whole run) for `calls` of its `entries[u]` entries.
     fn share(&self, counts: &OpCounts, calls: u64, u: usize) -> OpCounts {
-        let den = self.entries[u].max(1) as u128;
-        let part = |c: u64| (c as u128 * calls as u128 / den) as u64;
+        let part = |c: u64| share_of(c, calls, self.entries[u]);
         OpCounts {
             params: counts.params.iter().map(|(p, &c)| (*p, part(c))).collect(),
             uncharacterized: counts
@@ -76,37 +96,16 @@ impl CalleeWork {
     }
 
     /// The units the calls of statements `range` enter, directly or through their callees'
-    /// calls (a callee's calls shared out as its work is), with each unit's entries over the
-    /// run: what the predictor needs to give the loop its callees' instructions (rule 17).
+    /// calls, with each unit's entries over the run: what the predictor needs to give the
+    /// loop its callees' instructions (rule 17, widened).
     fn entries_of(
         &self,
         prog: &Program,
         range: std::ops::RangeInclusive<usize>,
     ) -> Vec<model::program_stats::CalleeEntries> {
-        let mut calls: std::collections::BTreeMap<usize, u64> = Default::default();
-        let mut frontier: Vec<(usize, u128, u128)> = self
-            .refs
-            .iter()
-            .filter(|r| range.contains(&r.0))
-            .map(|&(_, u, n, execs)| (u, n as u128 * execs as u128, 1))
-            .collect();
-        // Fortran 77 has no recursion; a cycle anyway stops at depth 8.
-        for _ in 0..8 {
-            let mut next = Vec::new();
-            for (u, num, den) in frontier {
-                *calls.entry(u).or_default() += (num / den) as u64;
-                // The unit's own calls over the run, for num/den of its entries.
-                let entries = self.entries[u].max(1) as u128;
-                for &(k, v, n, execs) in &self.refs {
-                    if prog.stmts[k].unit == u {
-                        next.push((v, num * n as u128 * execs as u128, den * entries));
-                    }
-                }
-            }
-            if next.is_empty() {
-                break;
-            }
-            frontier = next;
+        let mut calls = BTreeMap::new();
+        for &(_, u, n, execs) in self.refs.iter().filter(|r| range.contains(&r.0)) {
+            self.add_entered(&mut calls, u, n as u64 * execs);
         }
         calls
             .into_iter()

@@ -134,6 +134,18 @@ pub struct CalleeEntries {
     pub entries: u64,
 }
 
+impl CalleeEntries {
+    /// The loop's share of `run`, a count over all of the unit's entries.
+    pub fn share(&self, run: u64) -> u64 {
+        (run as u128 * self.calls as u128 / self.entries.max(1) as u128) as u64
+    }
+
+    /// The loop's share of the unit's entries, as a fraction.
+    pub fn fraction(&self) -> f64 {
+        self.calls as f64 / self.entries.max(1) as f64
+    }
+}
+
 /// The memory traffic of an innermost loop, from its source (issue 27, item 4): a loop that
 /// streams more data than the last cache holds runs no faster than memory delivers it, however
 /// few its operations, so its time is bounded below by the bytes it moves over the memory
@@ -218,8 +230,9 @@ impl DividerInstructions {
 
 impl LoopStats {
     /// Whether rule 17 charges the loop by its instructions: no calls left in its body (or
-    /// only calls whose callees' instructions it counts), and its instructions known (fewer than its iterations means its lines were not found in
-    /// the assembly: an iteration is at least a compare and a branch).
+    /// only calls whose callees' instructions it counts), and its instructions known (fewer
+    /// than its iterations means its lines were not found in the assembly: an iteration is at
+    /// least a compare and a branch).
     pub fn charged_by_instructions(&self) -> bool {
         let calls = self
             .body_counts

@@ -216,9 +216,7 @@ fn with_leaf_callees(
             leaf.then(|| {
                 l.callees.iter().fold((0, 0), |(all, mem), c| {
                     let (a, m) = run_of.get(c.unit.as_str()).copied().unwrap_or_default();
-                    let share =
-                        |n: u64| (n as u128 * c.calls as u128 / c.entries.max(1) as u128) as u64;
-                    (all + share(a), mem + share(m))
+                    (all + c.share(a), mem + c.share(m))
                 })
             })
         })

@@ -936,10 +936,7 @@ fn loop_predictions(stats: &ProgramStats, machine: &Characterization) -> Vec<Loo
     let callees_excess = |l: &LoopStats| -> f64 {
         l.callees
             .iter()
-            .map(|c| {
-                excess_of_unit.get(c.unit.as_str()).copied().unwrap_or(0.0) * c.calls as f64
-                    / c.entries.max(1) as f64
-            })
+            .map(|c| excess_of_unit.get(c.unit.as_str()).copied().unwrap_or(0.0) * c.fraction())
             .sum()
     };
     let mut out: Vec<LoopPrediction> = stats
