@@ -11,7 +11,7 @@ use crate::symbols::UnitKind;
 use crate::syntax::{SExpr, Stmt, UOp};
 use model::expr::{ArithOp, Expr, Operand};
 use model::{rules, OpCounts};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// An innermost loop: statements `first..=last` of the program, iterated `iterations` times.
 #[derive(Debug, Clone)]
@@ -114,7 +114,7 @@ pub enum Step {
 }
 
 /// Chains per scalar: origin -> latency counts of the longest chain from it.
-type Chains = HashMap<String, HashMap<String, OpCounts>>;
+type Chains = BTreeMap<String, BTreeMap<String, OpCounts>>;
 
 /// Keep, per scalar and origin, the longer of two chains.
 fn merge_longest(into: &mut Chains, other: &Chains) {
@@ -160,7 +160,7 @@ pub fn longest_chain(assignments: &[(Expr, Expr)]) -> OpCounts {
 /// scalars `CarriedElements::rewrite` makes of them. Also returns the longest chain made
 /// inside the iteration (from any origin to any value, rule 19).
 pub fn recurrences_of(steps: &[Step]) -> (Vec<Recurrence>, OpCounts) {
-    let assigned: HashSet<String> = steps
+    let assigned: BTreeSet<String> = steps
         .iter()
         .filter_map(|s| match s {
             Step::Assign(t, _) => match t.unparen() {
@@ -170,7 +170,7 @@ pub fn recurrences_of(steps: &[Step]) -> (Vec<Recurrence>, OpCounts) {
             _ => None,
         })
         .collect();
-    let mut chains: Chains = HashMap::new();
+    let mut chains: Chains = BTreeMap::new();
     let mut longest = OpCounts::new();
     // Per open block IF: the state before it, and the merged end states of finished branches.
     let mut open: Vec<(Chains, Chains)> = Vec::new();
@@ -178,7 +178,7 @@ pub fn recurrences_of(steps: &[Step]) -> (Vec<Recurrence>, OpCounts) {
         let (target, value) = match step {
             Step::Assign(t, v) => (t, v),
             Step::Open => {
-                open.push((chains.clone(), HashMap::new()));
+                open.push((chains.clone(), BTreeMap::new()));
                 continue;
             }
             Step::Next => {
@@ -213,7 +213,7 @@ pub fn recurrences_of(steps: &[Step]) -> (Vec<Recurrence>, OpCounts) {
                 reads.push(n);
             }
         }
-        let mut next: HashMap<String, OpCounts> = HashMap::new();
+        let mut next: BTreeMap<String, OpCounts> = BTreeMap::new();
         for w in &reads {
             let Some(mut step) = rules::chain_latency(target, value, w) else {
                 continue;
@@ -265,7 +265,7 @@ const MAX_SPAN: u32 = 4;
 fn cycles(chains: &Chains) -> Vec<Recurrence> {
     // paths[v][o]: the longest chain from origin o to v over `span` iterations.
     let mut paths: Chains = chains.clone();
-    let mut best: HashMap<&String, (OpCounts, u32)> = HashMap::new();
+    let mut best: BTreeMap<&String, (OpCounts, u32)> = BTreeMap::new();
     let per_iteration = |c: &OpCounts, span: u32| c.total_characterized() as f64 / span as f64;
     for span in 1..=MAX_SPAN {
         for var in chains.keys() {
@@ -283,9 +283,9 @@ fn cycles(chains: &Chains) -> Vec<Recurrence> {
             }
         }
         // One more iteration: a chain ending at u continues along u's chains to v.
-        let mut longer: Chains = HashMap::new();
+        let mut longer: Chains = BTreeMap::new();
         for (v, from) in chains {
-            let slot: &mut HashMap<String, OpCounts> = longer.entry(v.clone()).or_default();
+            let slot: &mut BTreeMap<String, OpCounts> = longer.entry(v.clone()).or_default();
             for (u, step) in from {
                 // A scalar the iteration does not assign (`paths` has the assigned ones) keeps
                 // its value: itself, no latency.
@@ -293,7 +293,7 @@ fn cycles(chains: &Chains) -> Vec<Recurrence> {
                 let ends = match paths.get(u) {
                     Some(m) => m,
                     None => {
-                        unchanged = HashMap::from([(u.clone(), OpCounts::new())]);
+                        unchanged = BTreeMap::from([(u.clone(), OpCounts::new())]);
                         &unchanged
                     }
                 };
@@ -389,23 +389,27 @@ enum Dim {
 /// location so that `recurrences` follows them; other elements stay as they are.
 struct CarriedElements {
     /// Names the loop assigns (upper case), with its DO variable.
-    assigned: HashSet<String>,
+    assigned: BTreeSet<String>,
     /// The DO variable and its constant step.
     index: Option<(String, i64)>,
     /// Elements the loop writes with an offset subscript: array, subscripts, location name.
     writes: Vec<(String, Vec<Dim>, String)>,
     /// Every element the loop writes, as written (`W(K)` with K assigned in the loop too): a
     /// read of the same text later in an iteration continues a chain.
-    targets: HashSet<String>,
+    targets: BTreeSet<String>,
 }
 
 impl CarriedElements {
-    fn new(body: &[(Expr, Expr)], assigned: HashSet<String>, index: Option<(String, i64)>) -> Self {
+    fn new(
+        body: &[(Expr, Expr)],
+        assigned: BTreeSet<String>,
+        index: Option<(String, i64)>,
+    ) -> Self {
         let mut c = CarriedElements {
             assigned,
             index,
             writes: Vec::new(),
-            targets: HashSet::new(),
+            targets: BTreeSet::new(),
         };
         for (target, _) in body {
             if let Expr::Element { array, subscripts } = target.unparen() {
@@ -567,8 +571,8 @@ fn assigned_names(
     first: usize,
     last: usize,
     body: &[(Expr, Expr)],
-) -> HashSet<String> {
-    let mut out = HashSet::new();
+) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
     for st in &prog.stmts[first..=last] {
         if let Some(Stmt::Do(_, ctrl)) = &st.stmt {
             out.insert(ctrl.var.to_ascii_uppercase());
@@ -589,9 +593,9 @@ fn assigned_names(
 /// wrong path made the wrong link, so such a chain stands still for the wait, the refill and
 /// the link made again: bsearch's `MID = (LO + HI) / 2`, `IF (T(MID) .LT. K) THEN LO = MID +
 /// 1 ELSE HI = MID - 1`.
-fn through_conditions(prog: &Program, first: usize, last: usize) -> HashSet<String> {
+fn through_conditions(prog: &Program, first: usize, last: usize) -> BTreeSet<String> {
     let stmts = &prog.stmts[first..=last];
-    let mut through = HashSet::new();
+    let mut through = BTreeSet::new();
     for (k, st) in stmts.iter().enumerate() {
         let condition = match &st.stmt {
             Some(Stmt::LogicalIf(c, ..) | Stmt::BlockIf(c) | Stmt::ElseIf(c)) => c,
@@ -604,7 +608,7 @@ fn through_conditions(prog: &Program, first: usize, last: usize) -> HashSet<Stri
         if chosen.is_empty() {
             continue;
         }
-        let mut named = HashSet::new();
+        let mut named = std::collections::HashSet::new();
         crate::analysis::sexpr_names(condition, &mut named);
         let mut wanted: Vec<String> = named.iter().map(|n| n.to_ascii_uppercase()).collect();
         // Back through the assignments before the IF in the iteration, latest first.
@@ -633,7 +637,7 @@ fn through_conditions(prog: &Program, first: usize, last: usize) -> HashSet<Stri
 
 /// The scalars the IF at `stmts[k]` assigns under it, upper case: a logical IF's consequent,
 /// or a block IF's (an ELSE IF's) branches up to its END IF.
-fn chosen_by(stmts: &[crate::analysis::StmtInfo], k: usize) -> HashSet<String> {
+fn chosen_by(stmts: &[crate::analysis::StmtInfo], k: usize) -> BTreeSet<String> {
     let scalar =
         |st: &crate::analysis::StmtInfo| match st.assignment.as_ref().map(|a| a.0.unparen()) {
             Some(Expr::Variable(o)) => Some(o.name.to_ascii_uppercase()),
@@ -643,7 +647,7 @@ fn chosen_by(stmts: &[crate::analysis::StmtInfo], k: usize) -> HashSet<String> {
         return scalar(&stmts[k]).into_iter().collect();
     }
     let mut depth = 0usize;
-    let mut out = HashSet::new();
+    let mut out = BTreeSet::new();
     for st in &stmts[k + 1..] {
         match st.stmt.as_ref().and_then(branching) {
             Some(Step::Open) => depth += 1,
