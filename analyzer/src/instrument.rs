@@ -526,6 +526,23 @@ fn extent_slots(prog: &Program) -> Vec<crate::extents::LoopExtents> {
     crate::extents::extent_slots(prog, base)
 }
 
+/// Innermost DO loops whose trip counts the counted copy compares from entry to entry (rule
+/// 29; `crate::trips`), two slots each after the extents'.
+fn trip_slots(prog: &Program) -> Vec<crate::trips::TripWatch> {
+    let extents = extent_slots(prog);
+    let base = match extents.last() {
+        Some(e) => e.entries_slot + 1 + e.watches.len(),
+        None => {
+            prog.probes.len()
+                + BRANCH_SLOTS * branch_slots(prog).len()
+                + multiway_slots(prog).len()
+                + scan_slots(prog).len()
+                + 2 * quadrant_slots(prog).len()
+        }
+    };
+    crate::trips::trip_slots(prog, base)
+}
+
 /// Insert `render(references, counter, j)` before the `j`th of `slots`'s statements (for the
 /// library references `watch` finds evaluated there; rules 23, 24) and in its consequent,
 /// `counter` being its slot of the array `counters`, and declare the INTEGER*8 support
@@ -572,6 +589,9 @@ pub struct WatchedSlots {
     /// Innermost DO loops whose arrays' extents are counted: DO statement -> slots
     /// ([`extent_slots`]).
     extents: HashMap<usize, crate::extents::LoopExtents>,
+    /// Innermost DO loops whose trip counts are compared: DO statement -> watch
+    /// ([`trip_slots`]).
+    trips: HashMap<usize, crate::trips::TripWatch>,
 }
 
 impl WatchedSlots {
@@ -587,7 +607,17 @@ impl WatchedSlots {
                 .into_iter()
                 .map(|e| (e.do_stmt, e))
                 .collect(),
+            trips: trip_slots(prog)
+                .into_iter()
+                .map(|t| (t.do_stmt, t))
+                .collect(),
         }
+    }
+
+    /// The entries of the loop whose DO statement is `s` that had another trip count than the
+    /// entry before (rule 29), if the run compared them.
+    pub fn trip_changes(&self, s: usize, counters: &[u64]) -> Option<u64> {
+        self.trips.get(&s)?.changes(counters)
     }
 
     /// The extents of the arrays of the loop whose DO statement is `s` that a run's
@@ -883,13 +913,19 @@ pub fn instrument_counters(
     } else {
         Vec::new()
     };
+    let trips = if simulate_branches {
+        trip_slots(prog)
+    } else {
+        Vec::new()
+    };
     let used = prog.probes.len()
         + BRANCH_SLOTS * slots.len()
         + multiway.len()
         + scans.len()
         + quadrants.len()
         + reductions.len()
-        + extents.iter().map(|e| 1 + e.watches.len()).sum::<usize>();
+        + extents.iter().map(|e| 1 + e.watches.len()).sum::<usize>()
+        + 2 * trips.len();
     // One more slot flags a step that was zero at run time (see `induction`).
     let zero_step_flag = loops
         .iter()
@@ -1010,6 +1046,9 @@ pub fn instrument_counters(
     );
     for e in &extents {
         rw.insert_before(e.do_stmt, &e.additions(c));
+    }
+    for t in &trips {
+        rw.insert_before(t.do_stmt, &t.statements(c));
     }
     for (s, st) in prog.stmts.iter().enumerate() {
         let main = prog.units[st.unit].kind == UnitKind::Main;

@@ -34,6 +34,7 @@ pub mod stats;
 pub mod symbols;
 pub mod syntax;
 pub mod traffic;
+pub mod trips;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -162,6 +162,9 @@ pub fn statement_dynamic(
     if let Some(misses) = slots.quadrant_misses(s, counters) {
         model::rules::charge_quadrant_misses(&mut c, misses);
     }
+    if let Some(changes) = slots.trip_changes(s, counters) {
+        model::rules::charge_trip_changes(&mut c, changes);
+    }
     if let Some(reduced) = slots.reduced_arguments(s, counters) {
         model::rules::charge_reduced_arguments(&mut c, reduced);
     }

@@ -228,6 +228,10 @@
 //!     [`RESTART_TRIPS`] iterations the window runs the chains of the entries it holds side
 //!     by side, and the recurrence bound is the chain's latency times the iterations times
 //!     I / (I + WIND), I the instructions of one entry ([`restarted_chain_share`]).
+//! 29. A DO loop's exit (opcost's refinement): the branch that closes a DO loop is predicted
+//!     to end the loop where it ended before; the counting run compares each entry's trip
+//!     count of an innermost INTEGER DO loop with the previous entry's, and each change is
+//!     one mispredicted exit, BMIS ([`charge_trip_changes`]). Dynamic only.
 
 use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
@@ -1298,7 +1302,8 @@ pub fn window_of(chain_ns: f64, instructions: f64, pass_ns: f64) -> f64 {
 /// array data (`on_array_data`) misses min(taken, not taken), the best static guess for
 /// independent outcomes, and one on scalars only is taken to be learned. Capping the
 /// simulated count at that guess too took shell sort's exits to 90 % of the simulated misses
-/// (docs/model.md, refinement 18). DO loop exits cost no misses. (Counting every IF with the min
+/// (docs/model.md, refinement 18). A DO loop's exit misses only when its trip count changes
+/// ([`charge_trip_changes`], rule 29). (Counting every IF with the min
 /// rule overpredicted smith's MOD-patterned IFs by 2x and its bubble sort by 4x; counting
 /// none underpredicted shell sort by half.)
 pub fn count_branch_misses(
@@ -1318,6 +1323,14 @@ pub fn count_branch_misses(
         None => 0,
     };
     OpCounts::one(miss).scaled(misses)
+}
+
+/// Rule 29: the counts a DO loop's entries add when `changes` of them had a trip count other
+/// than the loop's previous entry's (counted by the counting run): the loop's closing branch
+/// is predicted taken until the iteration it ended at before, so each change mispredicts its
+/// exit (or an iteration past the old exit), one BMIS.
+pub fn charge_trip_changes(c: &mut OpCounts, changes: u64) {
+    *c += &OpCounts::one(Param::BMIS).scaled(changes);
 }
 
 /// Rule 23: what a reference to INDEX leaves uncharacterized until the counting run has
