@@ -514,32 +514,29 @@ fn reduction_slots(quadrants: &[(usize, usize)]) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Innermost DO loops whose adjustable arrays' extents the counted copy counts (rule 21,
-/// widened; `crate::extents`), with their slots after the reduced arguments'.
-fn extent_slots(prog: &Program) -> Vec<crate::extents::LoopExtents> {
-    let base = prog.probes.len()
+/// The first slot after the reduced arguments': where the extents' slots begin.
+fn extents_base(prog: &Program) -> usize {
+    prog.probes.len()
         + BRANCH_SLOTS * branch_slots(prog).len()
         + multiway_slots(prog).len()
         + scan_slots(prog).len()
         // Each quadrant slot has one of reduced arguments ([`reduction_slots`]).
-        + 2 * quadrant_slots(prog).len();
-    crate::extents::extent_slots(prog, base)
+        + 2 * quadrant_slots(prog).len()
+}
+
+/// Innermost DO loops whose adjustable arrays' extents the counted copy counts (rule 21,
+/// widened; `crate::extents`), with their slots after the reduced arguments'.
+fn extent_slots(prog: &Program) -> Vec<crate::extents::LoopExtents> {
+    crate::extents::extent_slots(prog, extents_base(prog))
 }
 
 /// Innermost DO loops whose trip counts the counted copy compares from entry to entry (rule
-/// 29; `crate::trips`), two slots each after the extents'.
-fn trip_slots(prog: &Program) -> Vec<crate::trips::TripWatch> {
-    let extents = extent_slots(prog);
-    let base = match extents.last() {
-        Some(e) => e.entries_slot + 1 + e.watches.len(),
-        None => {
-            prog.probes.len()
-                + BRANCH_SLOTS * branch_slots(prog).len()
-                + multiway_slots(prog).len()
-                + scan_slots(prog).len()
-                + 2 * quadrant_slots(prog).len()
-        }
-    };
+/// 29; `crate::trips`), two slots each after those of `extents` (the [`extent_slots`]).
+fn trip_slots(
+    prog: &Program,
+    extents: &[crate::extents::LoopExtents],
+) -> Vec<crate::trips::TripWatch> {
+    let base = extents_base(prog) + extents.iter().map(|e| 1 + e.watches.len()).sum::<usize>();
     crate::trips::trip_slots(prog, base)
 }
 
@@ -597,20 +594,18 @@ pub struct WatchedSlots {
 impl WatchedSlots {
     pub fn of(prog: &Program) -> Self {
         let quadrants = quadrant_slots(prog);
+        let extents = extent_slots(prog);
         WatchedSlots {
             ifs: branch_slots(prog).into_iter().collect(),
             multiway: multiway_slots(prog).into_iter().collect(),
             scans: scan_slots(prog).into_iter().collect(),
             reductions: reduction_slots(&quadrants).into_iter().collect(),
             quadrants: quadrants.into_iter().collect(),
-            extents: extent_slots(prog)
-                .into_iter()
-                .map(|e| (e.do_stmt, e))
-                .collect(),
-            trips: trip_slots(prog)
+            trips: trip_slots(prog, &extents)
                 .into_iter()
                 .map(|t| (t.do_stmt, t))
                 .collect(),
+            extents: extents.into_iter().map(|e| (e.do_stmt, e)).collect(),
         }
     }
 
@@ -914,7 +909,7 @@ pub fn instrument_counters(
         Vec::new()
     };
     let trips = if simulate_branches {
-        trip_slots(prog)
+        trip_slots(prog, &extents)
     } else {
         Vec::new()
     };

@@ -4,7 +4,7 @@
 use crate::analysis::{Mult, Program};
 use crate::instrument::WatchedSlots;
 use crate::{AnalyzeError, AnalyzeOptions};
-use model::program_stats::{BlockStats, LineSpan, LoopStats, PartStats};
+use model::program_stats::{share_of, BlockStats, LineSpan, LoopStats, PartStats};
 use model::{OpCounts, ProgramStats, Versioned};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -32,11 +32,6 @@ struct CalleeWork {
     /// Per unit: the units its calls enter, directly or through their calls, and how often,
     /// over one run (shared out as `inclusive` is).
     entered: Vec<BTreeMap<usize, u64>>,
-}
-
-/// Of `c` counted over a unit's `entries` entries, the part that `calls` of them do.
-fn share_of(c: u64, calls: u64, entries: u64) -> u64 {
-    (c as u128 * calls as u128 / entries.max(1) as u128) as u64
 }
 
 impl CalleeWork {

@@ -31,8 +31,7 @@ pub struct TripWatch {
 }
 
 /// The innermost INTEGER DO loops with a literal step whose bounds can be evaluated again
-/// before the loop, with
-/// their slots from `base` on (two each).
+/// before the loop, with their slots from `base` on (two each).
 pub fn trip_slots(prog: &Program, base: usize) -> Vec<TripWatch> {
     let mut out = Vec::new();
     for l in crate::recurrence::innermost_loops(prog) {

@@ -134,10 +134,16 @@ pub struct CalleeEntries {
     pub entries: u64,
 }
 
+/// Of `count`, made over a unit's `entries` entries, the part that `calls` of them make
+/// (without overflow; no entries count as one).
+pub fn share_of(count: u64, calls: u64, entries: u64) -> u64 {
+    (count as u128 * calls as u128 / entries.max(1) as u128) as u64
+}
+
 impl CalleeEntries {
     /// The loop's share of `run`, a count over all of the unit's entries.
     pub fn share(&self, run: u64) -> u64 {
-        (run as u128 * self.calls as u128 / self.entries.max(1) as u128) as u64
+        share_of(run, self.calls, self.entries)
     }
 
     /// The loop's share of the unit's entries, as a fraction.
