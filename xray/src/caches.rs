@@ -198,7 +198,7 @@ impl<'a> Level<'a> {
     /// block size. Noise only ever makes a compact sequence look slower, so a compact verdict
     /// stands and a non-compact one may be a busy moment: once a delta is compact, the half
     /// below it is measured once more, and taken if it is compact now (a shared host read a
-    /// 64-byte line as 128 bytes in one test run of three).
+    /// 64-byte line as 128 bytes in two test runs of three).
     fn block_size(&mut self, g: &Geometry) -> Result<Option<u64>, XrayError> {
         let mut delta = 8u64;
         while delta < g.way_bytes() {
