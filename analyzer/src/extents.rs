@@ -96,6 +96,11 @@ pub fn extent_slots(prog: &Program, base: usize) -> Vec<LoopExtents> {
 }
 
 impl LoopExtents {
+    /// The counter slots the loop takes: its entries' and one per extent.
+    pub fn slots(&self) -> usize {
+        1 + self.watches.len()
+    }
+
     /// The statements to run before the loop's DO statement: count the entry, add each
     /// extent (a negative one, an empty dimension, as 0) to its slot of `counters`.
     pub fn additions(&self, counters: &str) -> Vec<String> {

@@ -536,7 +536,11 @@ fn trip_slots(
     prog: &Program,
     extents: &[crate::extents::LoopExtents],
 ) -> Vec<crate::trips::TripWatch> {
-    let base = extents_base(prog) + extents.iter().map(|e| 1 + e.watches.len()).sum::<usize>();
+    let base = extents_base(prog)
+        + extents
+            .iter()
+            .map(crate::extents::LoopExtents::slots)
+            .sum::<usize>();
     crate::trips::trip_slots(prog, base)
 }
 
@@ -919,8 +923,11 @@ pub fn instrument_counters(
         + scans.len()
         + quadrants.len()
         + reductions.len()
-        + extents.iter().map(|e| 1 + e.watches.len()).sum::<usize>()
-        + 2 * trips.len();
+        + extents
+            .iter()
+            .map(crate::extents::LoopExtents::slots)
+            .sum::<usize>()
+        + crate::trips::TRIP_SLOTS * trips.len();
     // One more slot flags a step that was zero at run time (see `induction`).
     let zero_step_flag = loops
         .iter()

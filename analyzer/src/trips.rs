@@ -19,6 +19,9 @@ const PURE_INTRINSICS: &[&str] = &[
     "MIN", "MAX", "MIN0", "MAX0", "MOD", "ABS", "IABS", "INT", "NINT", "LEN", "ISIGN", "SIGN",
 ];
 
+/// Counter slots per watched loop: its previous entry's trip count and its changes.
+pub const TRIP_SLOTS: usize = 2;
+
 /// The trip-count watch of an innermost DO loop.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TripWatch {
@@ -31,7 +34,7 @@ pub struct TripWatch {
 }
 
 /// The innermost INTEGER DO loops with a literal step whose bounds can be evaluated again
-/// before the loop, with their slots from `base` on (two each).
+/// before the loop, with their slots from `base` on ([`TRIP_SLOTS`] each).
 pub fn trip_slots(prog: &Program, base: usize) -> Vec<TripWatch> {
     let mut out = Vec::new();
     for l in crate::recurrence::innermost_loops(prog) {
@@ -56,7 +59,7 @@ pub fn trip_slots(prog: &Program, base: usize) -> Vec<TripWatch> {
         out.push(TripWatch {
             do_stmt: l.first,
             trips: format!("MAX(0_8, ({hi} - {lo} + {st}) / {st})"),
-            slot: base + 2 * out.len(),
+            slot: base + TRIP_SLOTS * out.len(),
         });
     }
     out
