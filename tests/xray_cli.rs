@@ -124,7 +124,19 @@ fn xray_matches_sysfs_and_its_own_invariants() {
     }
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
-    let r = run_xray(dir.path());
+    let mut r = run_xray(dir.path());
+    // L1 is virtually indexed: the compact-sequence method must work there on any machine,
+    // given a quiet moment. X-Ray says when the host was too busy to tell (a neighbour held
+    // L1 ways for every attempt) and falls back to the effective capacity: such a run is
+    // repeated once, and the repeat must succeed.
+    if r["caches"][0]["method"] != "compact_sequences" {
+        eprintln!(
+            "repeating X-Ray once: L1 not by compact sequences: {}",
+            r["notes"]
+        );
+        r = run_xray(dir.path());
+    }
+    assert_eq!(r["caches"][0]["method"], "compact_sequences", "{r:#}");
     let caches = r["caches"].as_array().unwrap();
     assert!(!caches.is_empty(), "no cache level measured: {r:#}");
 
@@ -178,9 +190,6 @@ fn xray_matches_sysfs_and_its_own_invariants() {
         }
     }
     bandwidth_invariants(&r);
-
-    // L1 is virtually indexed: the compact-sequence method must work there on any machine.
-    assert_eq!(caches[0]["method"], "compact_sequences", "{r:#}");
 
     // CPU: the frequency is right if operations known to take whole cycles come out whole
     // (a 10 % error in the frequency would put a 3-cycle operation at 2.7 or 3.3): the adds
