@@ -236,6 +236,46 @@ fn predict_builds_legacy_code_with_the_flags_it_needs() {
 }
 
 #[test]
+fn predict_splits_run_arguments_as_analyze_does() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    // The counting run must see two arguments whether they come as one string or two values:
+    // the program stops with an error unless both read as integers.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("twoargs.f");
+    std::fs::write(
+        &src,
+        "      PROGRAM TWOARG\n      INTEGER N, K, I, S\n      CHARACTER*16 ARG\n\
+         \x20     CALL GETARG(1, ARG)\n      READ (ARG, *) N\n      CALL GETARG(2, ARG)\n\
+         \x20     READ (ARG, *) K\n      S = 0\n      DO 10 I = 1, N\n         S = S + K\n\
+         \x20  10 CONTINUE\n      PRINT *, S\n      END\n",
+    )
+    .unwrap();
+    let mut predicted = Vec::new();
+    for args in [vec!["1000 3"], vec!["1000", "3"], vec!["100000 3"]] {
+        let json = dir.path().join("p.json");
+        common::opcost_cmd()
+            .unwrap()
+            .args(["predict", "--machine"])
+            .arg(quick_machine())
+            .arg(&src)
+            .arg("--json")
+            .arg(&json)
+            .arg("--run-args")
+            .args(&args)
+            .assert()
+            .success();
+        let p: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        predicted.push(p["total"]["time"]["mean_ns"].as_f64().unwrap());
+    }
+    assert_eq!(predicted[0], predicted[1]);
+    // The loop's count comes from the first argument.
+    assert!(predicted[2] > 10.0 * predicted[0], "{predicted:?}");
+}
+
+#[test]
 fn validate_reports_real_against_predicted() {
     if !have_gfortran() {
         eprintln!("skipping: gfortran is not installed");

@@ -37,8 +37,9 @@ pub struct Args {
     /// Fortran 77 source files of the program, or one ProgramStats JSON file
     #[arg(required = true, value_name = "PROGRAM.f|STATS.json")]
     program: Vec<PathBuf>,
-    /// Arguments for the program's counting run
-    #[arg(long, value_name = "ARG", num_args = 1.., allow_hyphen_values = true)]
+    /// Command-line arguments of the program's counting run: one string split on blanks, as
+    /// for analyze and validate (`--run-args "100 3"`), or several values (`--run-args 100 3`)
+    #[arg(long, value_name = "ARGS", num_args = 1.., allow_hyphen_values = true)]
     run_args: Vec<String>,
     /// Standard input for the program's counting run
     #[arg(long, value_name = "FILE")]
@@ -73,7 +74,11 @@ pub fn run(a: Args) -> Result<()> {
     ];
     crate::commands::route_report(&exports.map(|(_, name, t)| (name, t)))?;
     let opts = StatsOptions {
-        run_args: a.run_args.clone(),
+        run_args: a
+            .run_args
+            .iter()
+            .flat_map(|s| s.split_whitespace().map(str::to_string))
+            .collect(),
         stdin: a.stdin.clone(),
         time_limit: Duration::from_secs_f64(a.time_limit),
         program_flags: a
