@@ -241,18 +241,10 @@ fn predict_splits_run_arguments_as_analyze_does() {
         eprintln!("skipping: gfortran is not installed");
         return;
     }
-    // The counting run must see two arguments whether they come as one string or two values:
-    // the program stops with an error unless both read as integers.
+    // The counting run must see two arguments whether they come as one string or two values
+    // (the fixture stops with an error unless both read as integers).
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/twoargs.f");
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("twoargs.f");
-    std::fs::write(
-        &src,
-        "      PROGRAM TWOARG\n      INTEGER N, K, I, S\n      CHARACTER*16 ARG\n\
-         \x20     CALL GETARG(1, ARG)\n      READ (ARG, *) N\n      CALL GETARG(2, ARG)\n\
-         \x20     READ (ARG, *) K\n      S = 0\n      DO 10 I = 1, N\n         S = S + K\n\
-         \x20  10 CONTINUE\n      PRINT *, S\n      END\n",
-    )
-    .unwrap();
     let mut predicted = Vec::new();
     for args in [vec!["1000 3"], vec!["1000", "3"], vec!["100000 3"]] {
         let json = dir.path().join("p.json");
