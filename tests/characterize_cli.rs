@@ -77,10 +77,11 @@ fn quick_characterization_of_a_few_regions_is_sane() {
         );
         assert!(mean.is_finite());
     }
-    // Expensive operations are positive and clearly above the cheap ones. ARSL is left out:
-    // a difference of two quick tests at a fraction of a nanosecond, it can come out at or
-    // below zero (this check, with ARSL in it, failed once in ten quick runs).
-    for m in ["DRSL", "PROC", "SIND", "LOOV", "TRSL", "CISL"] {
+    // Expensive operations are positive and clearly above the cheap ones. ARSL and LOOV are
+    // left out: each a difference of two quick tests at a fraction of a nanosecond, they can
+    // come out at or below zero (this check failed once in ten quick runs with ARSL in it,
+    // and once in a full test run on the Zen 5 host with LOOV, 0.09 ns there, in it).
+    for m in ["DRSL", "PROC", "SIND", "TRSL", "CISL"] {
         assert!(est(&doc, m).0 > 0.0, "{m} must take time");
     }
     assert!(
