@@ -109,11 +109,7 @@ pub fn run(a: Args) -> Result<()> {
     let analysis = if a.dynamic {
         let compiler = Compiler::find(Some(&a.compiler), &Compiler::split_flags(&a.flags))?;
         let run = RunSpec {
-            args: a
-                .run_args
-                .as_deref()
-                .map(|s| s.split_whitespace().map(str::to_string).collect())
-                .unwrap_or_default(),
+            args: crate::commands::blank_separated(&a.run_args),
             stdin: a.stdin.clone(),
             time_limit: Duration::from_secs_f64(a.time_limit),
             cwd: None,

@@ -31,6 +31,15 @@ pub fn progress_bar() -> ProgressBar {
 
 /// Make sure `path` can be written (its folder exists or is made, a file can be created
 /// there), so a long run does not fail at its end.
+/// Each value split on blanks, in order: a program's run arguments (and validate's flags)
+/// given as one string, `--run-args "100 3"`, or as several values.
+pub fn blank_separated<'a>(values: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    values
+        .into_iter()
+        .flat_map(|s| s.split_whitespace().map(str::to_string))
+        .collect()
+}
+
 pub fn check_writable(path: &std::path::Path) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

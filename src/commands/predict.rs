@@ -74,11 +74,7 @@ pub fn run(a: Args) -> Result<()> {
     ];
     crate::commands::route_report(&exports.map(|(_, name, t)| (name, t)))?;
     let opts = StatsOptions {
-        run_args: a
-            .run_args
-            .iter()
-            .flat_map(|s| s.split_whitespace().map(str::to_string))
-            .collect(),
+        run_args: crate::commands::blank_separated(&a.run_args),
         stdin: a.stdin.clone(),
         time_limit: Duration::from_secs_f64(a.time_limit),
         program_flags: a

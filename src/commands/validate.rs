@@ -120,18 +120,13 @@ pub struct Args {
 /// the samples when neither is given (`fortran-samples/` here, else the one beside the
 /// sources opcost was built from, so the default works from any directory).
 fn programs(a: &Args) -> Result<Vec<ProgramSpec>> {
-    let words = |s: &Option<String>| -> Vec<String> {
-        s.as_deref()
-            .map(|s| s.split_whitespace().map(str::to_string).collect())
-            .unwrap_or_default()
-    };
     Ok(predictor::corpus::choose_programs(&ProgramChoice {
         files: a.programs.clone(),
         manifests: a.manifest.clone(),
         sets: a.set.clone(),
         stdin: a.stdin.clone(),
-        run_args: words(&a.run_args),
-        flags: words(&a.program_flags),
+        run_args: crate::commands::blank_separated(&a.run_args),
+        flags: crate::commands::blank_separated(&a.program_flags),
         keep_going: a.keep_going,
         samples: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fortran-samples"),
     })?)

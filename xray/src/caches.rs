@@ -432,6 +432,9 @@ pub fn measure(chaser: &mut Chaser, progress: &mut Progress) -> Result<Hierarchy
 /// The time between the queries of a refutation ([`Level::ever_compact`]).
 const REFUTATION_SPACING: std::time::Duration = std::time::Duration::from_millis(300);
 
+/// The wait before a third attempt at a level's geometry, once two have disagreed.
+const DISAGREEMENT_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// At most this many attempts at one level's geometry by compact sequences.
 const MAX_GEOMETRY_ATTEMPTS: usize = 5;
 
@@ -460,7 +463,7 @@ fn by_compact_sequences(
         }
         if attempts >= 2 {
             // Two attempts that disagree: a neighbour's burst of work is likely still going.
-            std::thread::sleep(std::time::Duration::from_millis(500));
+            std::thread::sleep(DISAGREEMENT_PAUSE);
         }
         let attempt = geometry_once(level, depth)?;
         if std::env::var_os("OPCOST_XRAY_TRACE").is_some() {
