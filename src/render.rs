@@ -154,6 +154,11 @@ pub fn hardware_report(r: &HardwareReport) -> String {
             cpu.processors,
             yes(cpu.smt)
         ));
+        if let Some(w) = cpu.window_instructions {
+            out.push_str(&format!(
+                "out-of-order window: {w} instructions in flight\n"
+            ));
+        }
     }
     for n in &r.notes {
         out.push_str(&format!("note: {n}\n"));

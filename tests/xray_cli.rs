@@ -263,6 +263,17 @@ fn xray_matches_sysfs_and_its_own_invariants() {
     let logical = std::thread::available_parallelism().unwrap().get() as u64;
     let p = cpu["processors"].as_u64().unwrap();
     assert!(p >= 1 && p <= logical, "{p} processors of {logical}");
+    // The out-of-order window (issue 27): on x86-64 two chases' misses stop overlapping
+    // somewhere between the smallest and the largest filler count (every core of the last 20
+    // years keeps between 64 and 1024 instructions in flight).
+    if std::env::consts::ARCH == "x86_64" {
+        let w = cpu["window_instructions"].as_u64();
+        assert!(
+            w.is_some_and(|w| (64..=1025).contains(&w)),
+            "window {w:?}; notes {}",
+            r["notes"]
+        );
+    }
 }
 
 #[test]

@@ -120,6 +120,11 @@ pub struct CpuInfo {
     pub processors: u32,
     /// Logical processors the OS offers that share a physical one (X-Ray, SMT).
     pub smt: bool,
+    /// Instructions the core keeps in flight (its out-of-order window), from two pointer
+    /// chases whose misses stop overlapping past it (issue 27, rule 27 at optimizing flags);
+    /// None when not measured (other architectures; files written before it was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_instructions: Option<u32>,
 }
 
 /// The largest cache by any evidence, bytes: X-Ray's measured capacities (`caches`) or the

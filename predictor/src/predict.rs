@@ -223,7 +223,14 @@ fn charge_loop(
     // Each bound as (its time ns, its counts over the whole run).
     // A recurrence spanning k iterations waits its latency once every k iterations; one that
     // restarts at every entry shows only the share the window does not overlap (rule 27).
-    let restarted_share = restarted_share(l, value(&Param::WIND));
+    // The window: the characterized WIND (rule 19) where its test ran; at optimizing flags,
+    // whose compiler empties that test, X-Ray's out-of-order window (issue 27).
+    let window = table
+        .get(&Param::WIND)
+        .map(|w| w.0)
+        .or_else(|| hw.window())
+        .unwrap_or(0.0);
+    let restarted_share = restarted_share(l, window);
     // Each recurrence as (its time ns, its counts over the run, its chain and span when it
     // passes through a watched IF).
     let recurrences: Vec<_> = l
@@ -426,6 +433,11 @@ impl<'a> Hardware<'a> {
                 .map(|c| (c.level as u8, c.size_bytes))
                 .collect(),
         }
+    }
+
+    /// X-Ray's out-of-order window, instructions in flight (rule 27 at optimizing flags).
+    fn window(&self) -> Option<f64> {
+        self.cpu()?.window_instructions.map(f64::from)
     }
 
     fn cpu(&self) -> Option<&'a CpuInfo> {
@@ -1454,6 +1466,54 @@ mod tests {
         // An IF on another line does not close the loop.
         closed.consequent_runs = vec![(closed.first_line, 90)];
         assert_eq!(closed.entries(), None);
+    }
+
+    /// Rule 27 at optimizing flags: the compiler empties WIND's test, and a restarted chain
+    /// overlaps as far as X-Ray's out-of-order window reaches; without it, the whole chain.
+    #[test]
+    fn an_optimized_build_overlaps_restarted_chains_by_xrays_window() {
+        let m = optimized(&[
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::LOIN, 0.0, 0.0),
+            (Param::QARS, 1.0, 0.0),
+            (Param::QTRS, 7.0, 0.0),
+            (Param::INST, 0.1, 0.0),
+        ]);
+        // As at -O0 above: 10 entries of 10 iterations, 200 instructions an entry, a chain of
+        // 8 ns an iteration set afresh before each entry.
+        let (mut body, mut l) = sum_loop(Some(2000));
+        body.add(Param::LOIN, 10);
+        l.body_counts = Some(body.clone());
+        l.restarted = vec![true];
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 800.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        let mut with_xray = m.clone();
+        let mut report = xray_report();
+        report.cpu.as_mut().unwrap().window_instructions = Some(300);
+        with_xray.xray = Some(report);
+        // 200 / (200 + 300) of the chain's 800 ns (more than the 200 ns of its issue).
+        let p = predict_part("U", &body, &[&l], &with_xray);
+        assert!((p.time.mean_ns - 320.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // A characterized WIND (an -O0 machine) is the window, not X-Ray's.
+        let mut o0 = with_xray.clone();
+        o0.compiler.flags = vec!["-O0".into()];
+        o0.parameters.push(ParameterResult {
+            mnemonic: Param::WIND,
+            number: Param::WIND.def().number,
+            estimate: Estimate {
+                mean_ns: 200.0,
+                std_dev_ns: 0.0,
+                ci_low_ns: 200.0,
+                ci_high_ns: 200.0,
+                observations: 10,
+            },
+            test_kind: TestKind::Direct,
+            experiments: vec![],
+            unmeasured: None,
+        });
+        let p = predict_part("U", &body, &[&l], &o0);
+        assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod registers;
 pub mod sequence;
 pub mod store;
 pub mod tlb;
+pub mod window;
 
 use model::hardware::{CacheLevel, CpuInfo, HardwareReport};
 use registers::RegisterKind;
@@ -158,6 +159,14 @@ pub fn measure(
         }
         regs.push(n);
     }
+    progress("the out-of-order window");
+    let window_instructions = match window::measure(&shop, opts.quick)? {
+        Ok(w) => Some(w),
+        Err(why) => {
+            notes.push(format!("out-of-order window not measured: {why}"));
+            None
+        }
+    };
     progress("processors and SMT");
     let (processors, smt) = cpu::processors(&shop, opts.quick)?;
     let cpu = CpuInfo {
@@ -170,6 +179,7 @@ pub fn measure(
         simd_registers: regs[2],
         processors,
         smt,
+        window_instructions,
     };
     Ok(HardwareReport {
         caches,

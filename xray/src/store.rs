@@ -30,11 +30,11 @@ pub struct CachedReport {
     pub report: HardwareReport,
 }
 
-/// Version 2 added the bandwidths, version 3 divide, square root and packed instruction rows:
-/// an entry measured without them is measured again.
+/// Version 2 added the bandwidths, version 3 divide, square root and packed instruction rows,
+/// version 4 the out-of-order window: an entry measured without them is measured again.
 impl Versioned for CachedReport {
     const FORMAT: &'static str = "opcost-xray-cache";
-    const VERSION: u32 = 3;
+    const VERSION: u32 = 4;
 }
 
 /// Why a cache entry was not used (said to the user before measuring again).
