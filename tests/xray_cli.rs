@@ -166,14 +166,25 @@ fn xray_matches_sysfs_and_its_own_invariants() {
         };
         let cap = c["capacity_bytes"].as_u64().unwrap();
         match c["method"].as_str().unwrap() {
-            // The method claims exact answers: they must be exact.
+            // The method claims exact answers: they must be exact, but for ways another
+            // thread on the core (a neighbour's sibling hardware thread on a VM) held in
+            // every set throughout, which X-Ray must then say: the same way size, fewer ways.
             "compact_sequences" if !c["exclusive"].as_bool().unwrap() => {
-                assert_eq!(cap, t.size_bytes, "L{level} capacity vs sysfs {t:?}");
-                assert_eq!(
-                    c["associativity"].as_u64().unwrap(),
-                    t.ways,
-                    "L{level} ways"
-                );
+                let ways = c["associativity"].as_u64().unwrap();
+                if cap != t.size_bytes {
+                    let said = r["notes"].as_array().unwrap().iter().any(|n| {
+                        n.as_str().is_some_and(|n| {
+                            n.starts_with(&format!("L{level}: ")) && n.contains("held")
+                        })
+                    });
+                    assert!(
+                        said && ways < t.ways && cap / ways == t.size_bytes / t.ways,
+                        "L{level} capacity {cap} B {ways}-way vs sysfs {t:?}; notes {}",
+                        r["notes"]
+                    );
+                } else {
+                    assert_eq!(ways, t.ways, "L{level} ways");
+                }
                 assert_eq!(
                     c["block_bytes"].as_u64().unwrap(),
                     t.line_bytes,

@@ -58,13 +58,20 @@ pub fn os_caches() -> Vec<OsCache> {
         }
         let level = read_trimmed(&format!("{dir}/level")).and_then(|l| l.parse().ok());
         let size = read_trimmed(&format!("{dir}/size")).and_then(|s| parse_size(&s));
+        let ways =
+            read_trimmed(&format!("{dir}/ways_of_associativity")).and_then(|w| w.parse().ok());
         if let (Some(level), Some(size_bytes)) = (level, size) {
             match out.iter_mut().find(|c| c.level == level) {
-                Some(c) => c.size_bytes = c.size_bytes.max(size_bytes),
+                Some(c) if size_bytes > c.size_bytes => {
+                    c.size_bytes = size_bytes;
+                    c.ways = ways;
+                }
+                Some(_) => {}
                 None => out.push(OsCache {
                     level,
                     kind,
                     size_bytes,
+                    ways,
                 }),
             }
         }

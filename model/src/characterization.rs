@@ -34,6 +34,9 @@ pub struct OsCache {
     /// `Data` or `Unified`.
     pub kind: String,
     pub size_bytes: u64,
+    /// Its associativity, where sysfs says (absent in files written before it was read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ways: Option<u32>,
 }
 
 impl MachineInfo {

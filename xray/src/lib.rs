@@ -129,6 +129,10 @@ pub fn measure(
             }
         })
         .collect();
+    notes.extend(shared_ways_notes(
+        &caches,
+        &harness::machine_info().os_caches,
+    ));
     progress("bandwidths: read, write and copy per level and to memory");
     let bandwidths = bandwidth::measure(&shop, &caches, ghz, huge, opts.quick, &mut notes)?;
     let mut regs = Vec::new();
@@ -192,4 +196,79 @@ pub fn measure(
         notes,
         wall_time_s: start.elapsed().as_secs_f64(),
     })
+}
+
+/// A note for each level whose compact sequences found fewer ways than the operating system's
+/// size holds of the same sets (capacity / ways divides the OS size): another thread on the
+/// core (on a virtual machine, a neighbour's on the sibling hardware thread) held some ways in
+/// every set for the whole measurement. X-Ray reports what this process had, and says so.
+pub fn shared_ways_notes(
+    caches: &[CacheLevel],
+    os: &[model::characterization::OsCache],
+) -> Vec<String> {
+    caches
+        .iter()
+        .filter(|c| c.method == model::hardware::CacheMethod::CompactSequences)
+        .filter_map(|c| {
+            let ways = u64::from(c.associativity?);
+            let o = os.iter().find(|o| o.level == u32::from(c.level))?;
+            let (os_bytes, os_ways) = (o.size_bytes, u64::from(o.ways?));
+            let way_bytes = c.capacity_bytes / ways.max(1);
+            (ways < os_ways && way_bytes * os_ways == os_bytes).then(|| {
+                format!(
+                    "L{}: {} KiB {}-way measured where the operating system says {} KiB ({} ways \
+                     of the same sets): another thread on this core held {} of its ways \
+                     throughout; the rules that use its geometry take what was measured",
+                    c.level,
+                    c.capacity_bytes >> 10,
+                    ways,
+                    os_bytes >> 10,
+                    os_ways,
+                    os_ways - ways
+                )
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod shared_ways_tests {
+    use super::*;
+    use model::characterization::OsCache;
+    use model::hardware::CacheMethod;
+
+    fn level(capacity_bytes: u64, ways: u32, method: CacheMethod) -> CacheLevel {
+        CacheLevel {
+            level: 1,
+            capacity_bytes,
+            associativity: Some(ways),
+            block_bytes: Some(64),
+            latency_cycles: 5.0,
+            latency_ns: 1.2,
+            method,
+            used_huge_pages: false,
+            exclusive: false,
+        }
+    }
+
+    #[test]
+    fn fewer_ways_of_the_same_sets_than_the_os_says_are_noted() {
+        let os = [OsCache {
+            level: 1,
+            kind: "Data".into(),
+            size_bytes: 48 << 10,
+            ways: Some(12),
+        }];
+        let notes = shared_ways_notes(&[level(40 << 10, 10, CacheMethod::CompactSequences)], &os);
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("held 2 of its ways"), "{}", notes[0]);
+        // The OS's own geometry, another way size, or an effective capacity: no note.
+        for c in [
+            level(48 << 10, 12, CacheMethod::CompactSequences),
+            level(40 << 10, 5, CacheMethod::CompactSequences),
+            level(40 << 10, 10, CacheMethod::EffectiveCapacity),
+        ] {
+            assert!(shared_ways_notes(&[c], &os).is_empty());
+        }
+    }
 }
