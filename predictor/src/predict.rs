@@ -1283,6 +1283,24 @@ mod tests {
         (params, body, l)
     }
 
+    /// The costs, body and loop of [`sum_loop`] entered 10 times: 10 entries of 10
+    /// iterations, 200 instructions an entry (200 ns issued), a chain of 8 ns an iteration
+    /// (800 ns carried from entry to entry).
+    fn entered_loop() -> ([(Param, f64, f64); 6], OpCounts, LoopStats) {
+        let params = [
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::LOIN, 0.0, 0.0),
+            (Param::QARS, 1.0, 0.0),
+            (Param::QTRS, 7.0, 0.0),
+            (Param::INST, 0.1, 0.0),
+        ];
+        let (mut body, mut l) = sum_loop(Some(2000));
+        body.add(Param::LOIN, 10);
+        l.body_counts = Some(body.clone());
+        (params, body, l)
+    }
+
     /// `params` at -O2 (its IFs may be conditional moves).
     fn optimized(params: &[(Param, f64, f64)]) -> Characterization {
         let mut m = machine(params);
@@ -1427,20 +1445,8 @@ mod tests {
 
     #[test]
     fn a_chain_restarted_at_every_entry_shows_the_share_the_window_does_not_overlap() {
-        let m = machine(&[
-            (Param::ARSL, 0.5, 0.0),
-            (Param::SRSL, 0.5, 0.0),
-            (Param::LOIN, 0.0, 0.0),
-            (Param::QARS, 1.0, 0.0),
-            (Param::QTRS, 7.0, 0.0),
-            (Param::INST, 0.1, 0.0),
-            (Param::WIND, 200.0, 0.0),
-        ]);
-        // 10 entries of 10 iterations, 200 instructions an entry (200 ns issued), a chain of
-        // 8 ns an iteration (800 ns carried from entry to entry).
-        let (mut body, mut l) = sum_loop(Some(2000));
-        body.add(Param::LOIN, 10);
-        l.body_counts = Some(body.clone());
+        let (params, body, mut l) = entered_loop();
+        let m = machine(&[params.as_slice(), &[(Param::WIND, 200.0, 0.0)]].concat());
         assert_eq!(l.entries(), Some(10));
         let p = predict_part("U", &body, &[&l], &m);
         assert!((p.time.mean_ns - 800.0).abs() < 1e-9, "{}", p.time.mean_ns);
@@ -1472,19 +1478,8 @@ mod tests {
     /// overlaps as far as X-Ray's out-of-order window reaches; without it, the whole chain.
     #[test]
     fn an_optimized_build_overlaps_restarted_chains_by_xrays_window() {
-        let m = optimized(&[
-            (Param::ARSL, 0.5, 0.0),
-            (Param::SRSL, 0.5, 0.0),
-            (Param::LOIN, 0.0, 0.0),
-            (Param::QARS, 1.0, 0.0),
-            (Param::QTRS, 7.0, 0.0),
-            (Param::INST, 0.1, 0.0),
-        ]);
-        // As at -O0 above: 10 entries of 10 iterations, 200 instructions an entry, a chain of
-        // 8 ns an iteration set afresh before each entry.
-        let (mut body, mut l) = sum_loop(Some(2000));
-        body.add(Param::LOIN, 10);
-        l.body_counts = Some(body.clone());
+        let (params, body, mut l) = entered_loop();
+        let m = optimized(&params);
         l.restarted = vec![true];
         let p = predict_part("U", &body, &[&l], &m);
         assert!((p.time.mean_ns - 800.0).abs() < 1e-9, "{}", p.time.mean_ns);
