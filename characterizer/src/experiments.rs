@@ -767,10 +767,13 @@ fn do_loop_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>, labe
                     // loop's first element updated by the loop before waits for that store
                     // to be forwarded, and LOIN measured that chain, 2.4 ns at -O0 and 3.0 at
                     // -O2 on the Zen 5 host, instead of the entry (docs/model.md).
+                    // Unit step: a block of LONG_TRIPS each; step 2: the odd and the even
+                    // elements of two blocks of 2 LONG_TRIPS.
+                    let block = LONG_TRIPS as i64;
                     let offset = if unit {
-                        LONG_TRIPS as i64 * k
+                        block * k
                     } else {
-                        [0, 1, 32, 33][k as usize]
+                        2 * block * (k / 2) + k % 2
                     };
                     let index = match offset {
                         0 => v(&j),
@@ -1986,7 +1989,11 @@ mod tests {
                     "" => 0,
                     c => c.parse().unwrap(),
                 };
-                let (step, last) = if unit { (1, 16) } else { (2, 31) };
+                let (step, last) = if unit {
+                    (1, LONG_TRIPS as i64)
+                } else {
+                    (2, 2 * LONG_TRIPS as i64 - 1)
+                };
                 for j in (1..=last).step_by(step) {
                     let k = j + offset;
                     assert!(

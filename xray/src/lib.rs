@@ -129,10 +129,7 @@ pub fn measure(
             }
         })
         .collect();
-    notes.extend(shared_ways_notes(
-        &caches,
-        &harness::machine_info().os_caches,
-    ));
+    notes.extend(shared_ways_notes(&caches, &harness::host::os_caches()));
     progress("bandwidths: read, write and copy per level and to memory");
     let bandwidths = bandwidth::measure(&shop, &caches, ghz, huge, opts.quick, &mut notes)?;
     let mut regs = Vec::new();
@@ -198,8 +195,8 @@ pub fn measure(
     })
 }
 
-/// A note for each level whose compact sequences found fewer ways than the operating system's
-/// size holds of the same sets (capacity / ways divides the OS size): another thread on the
+/// A note for each level whose compact sequences found fewer ways of the operating system's way
+/// size (capacity / ways times the OS's ways is the OS's size) than it has: another thread on the
 /// core (on a virtual machine, a neighbour's on the sibling hardware thread) held some ways in
 /// every set for the whole measurement. X-Ray reports what this process had, and says so.
 pub fn shared_ways_notes(
