@@ -31,6 +31,9 @@ pub struct LoopShape {
     pub restarted: Vec<bool>,
     /// Per recurrence: whether its chain passes through a watched IF (rule 26).
     pub through_branch: Vec<bool>,
+    /// Per recurrence: the IF (first and last statement) whose conditional moves make it,
+    /// for a chain of optimized builds only (rule 14g).
+    pub if_converted: Vec<Option<(usize, usize)>>,
 }
 
 /// Scalars and elements a value reads outside subscripts (those can start a chain, rule 14;
@@ -111,6 +114,9 @@ pub enum Step {
     Next,
     /// END IF: each chain continues from the longest of the branches (or none taken).
     Close,
+    /// `target = value` under an IF an optimizing compiler turns into a conditional move
+    /// (rule 14g): the target waits for the condition too, and keeps its old value otherwise.
+    Select(Expr, Expr, Expr),
 }
 
 /// Chains per scalar: origin -> latency counts of the longest chain from it.
@@ -163,7 +169,7 @@ pub fn recurrences_of(steps: &[Step]) -> (Vec<Recurrence>, OpCounts) {
     let assigned: BTreeSet<String> = steps
         .iter()
         .filter_map(|s| match s {
-            Step::Assign(t, _) => match t.unparen() {
+            Step::Assign(t, _) | Step::Select(t, _, _) => match t.unparen() {
                 Expr::Variable(o) => Some(o.name.clone()),
                 _ => None,
             },
@@ -175,8 +181,9 @@ pub fn recurrences_of(steps: &[Step]) -> (Vec<Recurrence>, OpCounts) {
     // Per open block IF: the state before it, and the merged end states of finished branches.
     let mut open: Vec<(Chains, Chains)> = Vec::new();
     for step in steps {
-        let (target, value) = match step {
-            Step::Assign(t, v) => (t, v),
+        let (target, value, condition) = match step {
+            Step::Assign(t, v) => (t, v, None),
+            Step::Select(t, v, c) => (t, v, Some(c)),
             Step::Open => {
                 open.push((chains.clone(), BTreeMap::new()));
                 continue;
@@ -207,6 +214,13 @@ pub fn recurrences_of(steps: &[Step]) -> (Vec<Recurrence>, OpCounts) {
         };
         let (mut reads, mut addressing) = (Vec::new(), Vec::new());
         scalars_read(value, &mut reads, &mut addressing);
+        if let Some(c) = condition {
+            scalars_read(c, &mut reads, &mut addressing);
+            // The other choice: the target's old value.
+            if !reads.contains(&key) {
+                reads.push(key.clone());
+            }
+        }
         // A subscript computed on the iteration's chain delays its element's load (14c).
         for n in addressing {
             if assigned.contains(&n) && !reads.contains(&n) {
@@ -215,7 +229,11 @@ pub fn recurrences_of(steps: &[Step]) -> (Vec<Recurrence>, OpCounts) {
         }
         let mut next: BTreeMap<String, OpCounts> = BTreeMap::new();
         for w in &reads {
-            let Some(mut step) = rules::chain_latency(target, value, w) else {
+            let link = match condition {
+                Some(c) => rules::selected_latency(target, value, c, w),
+                None => rules::chain_latency(target, value, w),
+            };
+            let Some(mut step) = link else {
                 continue;
             };
             if w.ends_with(RETURNED) {
@@ -670,6 +688,66 @@ fn branching(s: &Stmt) -> Option<Step> {
     }
 }
 
+/// The most assignments under an IF that an optimizing compiler turns into conditional moves
+/// (rule 14g; GCC's if-conversion takes a few instructions a branch).
+const MAX_SELECTED: usize = 4;
+
+/// Rule 14g: the IFs of statements `first..=last` an optimizing compiler may turn into
+/// conditional moves, as (IF's statement, its END IF's or itself): a logical IF on data whose
+/// consequent assigns a scalar, or a block IF on data (one ELSE at most) whose branches only
+/// assign scalars, at most [`MAX_SELECTED`] of them; no function reference in the condition
+/// or the values (a call cannot be made conditionally). Whether the compiler did is the
+/// machine code's to say (`LoopStats::if_converted`).
+fn convertible_ifs(prog: &Program, first: usize, last: usize) -> Vec<(usize, usize)> {
+    let calls = |e: &Expr| {
+        let found = std::cell::Cell::new(false);
+        e.rebuild(&|x| {
+            if matches!(x, Expr::Call { .. }) {
+                found.set(true);
+            }
+            None
+        });
+        found.get()
+    };
+    let scalar_assignment = |st: &crate::analysis::StmtInfo| match &st.assignment {
+        Some((t, v)) => matches!(t.unparen(), Expr::Variable(_)) && !calls(v) && st.call.is_none(),
+        None => false,
+    };
+    let mut out = Vec::new();
+    let mut i = first;
+    while i <= last {
+        let st = &prog.stmts[i];
+        let on_data = st.data_dependent() && st.condition.as_ref().is_some_and(|c| !calls(c));
+        match &st.stmt {
+            Some(Stmt::LogicalIf(..)) if on_data && scalar_assignment(st) => out.push((i, i)),
+            Some(Stmt::BlockIf(_)) if on_data => {
+                let mut assignments = 0;
+                let mut elses = 0;
+                let mut end = None;
+                for (j, inner) in prog.stmts.iter().enumerate().take(last + 1).skip(i + 1) {
+                    match &inner.stmt {
+                        Some(Stmt::EndIf) => {
+                            end = Some(j);
+                            break;
+                        }
+                        Some(Stmt::Else) => elses += 1,
+                        Some(Stmt::Assignment(..)) if scalar_assignment(inner) => assignments += 1,
+                        Some(Stmt::Continue) => {}
+                        _ => break,
+                    }
+                }
+                if let Some(j) = end.filter(|_| elses <= 1 && assignments <= MAX_SELECTED) {
+                    out.push((i, j));
+                    i = j;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The steps one iteration of statements `first..=last` makes, in order, with those of the
 /// subroutines it calls and the functions its assignments and IF conditions reference
 /// inlined when a callee runs straight through (no loops, jumps or calls of its own; block
@@ -678,11 +756,25 @@ fn branching(s: &Stmt) -> Option<Step> {
 /// arguments and COMMON, and a random-number function carries its seed through its dummy
 /// argument from one reference to the next. The second value is false when a call could not
 /// be inlined (it may change anything).
-fn iteration_steps(prog: &Program, first: usize, last: usize) -> (Vec<Step>, bool) {
+/// The assignments under the IFs of `converted` (from [`convertible_ifs`]) are made
+/// selections by their conditions (rule 14g).
+fn iteration_steps(
+    prog: &Program,
+    first: usize,
+    last: usize,
+    converted: &[(usize, usize)],
+) -> (Vec<Step>, bool) {
     let mut body = Vec::new();
     let mut complete = true;
     let references = std::cell::Cell::new(0);
-    for st in &prog.stmts[first..=last] {
+    for (i, st) in prog.stmts.iter().enumerate().take(last + 1).skip(first) {
+        if let Some(&(start, _)) = converted.iter().find(|(a, b)| (*a..=*b).contains(&i)) {
+            let condition = prog.stmts[start].condition.clone();
+            if let (Some((t, v)), Some(c)) = (&st.assignment, condition) {
+                body.push(Step::Select(t.clone(), v.clone(), c));
+            }
+            continue;
+        }
         // Rule 14, widened to conditions: a function an IF's condition references runs
         // before the branch (an ELSE IF's after the previous branch ends), and its updates of
         // its arguments are links as an assignment's reference makes them (a random-number
@@ -970,24 +1062,7 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
     inner
         .into_iter()
         .map(|(unit, first, last, iterations)| {
-            let (mut body, complete) = iteration_steps(prog, *first, *last);
-            if complete {
-                let assignments: Vec<(Expr, Expr)> = body
-                    .iter()
-                    .filter_map(|s| match s {
-                        Step::Assign(t, v) => Some((t.clone(), v.clone())),
-                        _ => None,
-                    })
-                    .collect();
-                let assigned = assigned_names(prog, *first, *last, &assignments);
-                let carried = CarriedElements::new(&assignments, assigned, do_index(prog, *first));
-                for s in &mut body {
-                    if let Step::Assign(t, v) = s {
-                        *s = Step::Assign(carried.rewrite(t, true), carried.rewrite(v, false));
-                    }
-                }
-            }
-            let (found, longest_chain) = recurrences_of(&body);
+            let (found, longest_chain) = loop_recurrences(prog, *first, *last, &[]);
             let mut restarted: Vec<bool> = found
                 .iter()
                 .map(|r| set_afresh_before(prog, *first, &r.scalar))
@@ -997,12 +1072,20 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
                 .iter()
                 .map(|r| through.contains(&r.scalar.to_ascii_uppercase()))
                 .collect();
+            let mut if_converted = vec![None; found.len()];
             let mut recurrences: Vec<(OpCounts, u32)> =
                 found.into_iter().map(|r| (r.latency, r.span)).collect();
+            for (r, at) in converted_recurrences(prog, *first, *last) {
+                restarted.push(set_afresh_before(prog, *first, &r.scalar));
+                through_branch.push(false);
+                if_converted.push(Some(at));
+                recurrences.push((r.latency, r.span));
+            }
             if let Some(link) = do_variable_link(prog, *first) {
                 recurrences.push(link);
                 restarted.push(true);
                 through_branch.push(false);
+                if_converted.push(None);
             }
             LoopShape {
                 unit: *unit,
@@ -1012,8 +1095,84 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
                 recurrences,
                 restarted,
                 through_branch,
+                if_converted,
                 longest_chain,
             }
+        })
+        .collect()
+}
+
+/// The recurrences and the longest chain inside an iteration of statements `first..=last`
+/// (with the IFs of `converted` made selections, rule 14g), carried elements rewritten as
+/// scalars when every call could be followed.
+fn loop_recurrences(
+    prog: &Program,
+    first: usize,
+    last: usize,
+    converted: &[(usize, usize)],
+) -> (Vec<Recurrence>, OpCounts) {
+    let (mut body, complete) = iteration_steps(prog, first, last, converted);
+    if complete {
+        let assignments: Vec<(Expr, Expr)> = body
+            .iter()
+            .filter_map(|s| match s {
+                Step::Assign(t, v) | Step::Select(t, v, _) => Some((t.clone(), v.clone())),
+                _ => None,
+            })
+            .collect();
+        let assigned = assigned_names(prog, first, last, &assignments);
+        let carried = CarriedElements::new(&assignments, assigned, do_index(prog, first));
+        for s in &mut body {
+            match s {
+                Step::Assign(t, v) => {
+                    *s = Step::Assign(carried.rewrite(t, true), carried.rewrite(v, false))
+                }
+                Step::Select(t, v, c) => {
+                    *s = Step::Select(
+                        carried.rewrite(t, true),
+                        carried.rewrite(v, false),
+                        carried.rewrite(c, false),
+                    )
+                }
+                _ => {}
+            }
+        }
+    }
+    recurrences_of(&body)
+}
+
+/// Rule 14g: the recurrences that exist only when an optimizing compiler turns an IF of the
+/// loop into conditional moves, each with the IF's statements (first, last): a scalar the IF
+/// assigns whose chain through the condition (or through the select) is longer than the
+/// loop's ordinary one, or which has none (livermore's `IF (X(K) .LT. X(M)) M = K`: M's
+/// chain only goes through X(M) and the compare).
+fn converted_recurrences(
+    prog: &Program,
+    first: usize,
+    last: usize,
+) -> Vec<(Recurrence, (usize, usize))> {
+    let converted = convertible_ifs(prog, first, last);
+    if converted.is_empty() {
+        return Vec::new();
+    }
+    let (ordinary, _) = loop_recurrences(prog, first, last, &[]);
+    let (selected, _) = loop_recurrences(prog, first, last, &converted);
+    let per_iteration = |r: &Recurrence| r.latency.total_characterized() as f64 / r.span as f64;
+    selected
+        .into_iter()
+        .filter_map(|r| {
+            let name = r.scalar.to_ascii_uppercase();
+            let at = *converted.iter().find(|(a, b)| {
+                (*a..=*b).any(|k| {
+                    matches!(&prog.stmts[k].assignment, Some((t, _))
+                        if matches!(t.unparen(), Expr::Variable(o) if o.name.eq_ignore_ascii_case(&name)))
+                })
+            })?;
+            let longer = ordinary
+                .iter()
+                .filter(|o| o.scalar.eq_ignore_ascii_case(&r.scalar))
+                .all(|o| per_iteration(o) < per_iteration(&r));
+            longer.then_some((r, at))
         })
         .collect()
 }
@@ -1345,6 +1504,13 @@ mod tests {
             };
             keep(&mut l.restarted);
             keep(&mut l.through_branch);
+            l.if_converted = l
+                .if_converted
+                .iter()
+                .zip(&kept)
+                .filter(|(_, &k)| k)
+                .map(|(&at, _)| at)
+                .collect();
             l.recurrences.retain(|r| r.0 != do_link);
         }
         loops
@@ -1379,12 +1545,20 @@ mod tests {
 
     #[test]
     fn a_chain_through_a_watched_if_is_marked_for_its_misses() {
+        // The recurrences of every build (not those of conditional moves, rule 14g).
         let through = |src: &str| {
             let loops = all_loops_of(src);
             assert_eq!(loops.len(), 1);
-            let l = loops[0].clone();
+            let mut l = loops[0].clone();
             assert_eq!(l.through_branch.len(), l.recurrences.len());
-            assert!(!l.recurrences.is_empty());
+            assert_eq!(l.if_converted.len(), l.recurrences.len());
+            let converted = l.if_converted.clone();
+            let mut k = 0;
+            l.through_branch.retain(|_| {
+                k += 1;
+                converted[k - 1].is_none()
+            });
+            assert!(!l.through_branch.is_empty());
             l
         };
         // A binary search: the IF waits for MID, computed from LO and HI, and chooses which
@@ -1396,7 +1570,7 @@ mod tests {
         // (last) does not pass through it.
         let max = "      PROGRAM P\n      REAL A(100), B\n      INTEGER I\n      B = 0.0\n      DO 10 I = 1, 100\n         IF (A(I) .GT. B) B = A(I) + B * 0.5\n   10 CONTINUE\n      PRINT *, B\n      END\n";
         let l = through(max);
-        let n = l.recurrences.len();
+        let n = l.through_branch.len();
         assert!(l.through_branch[..n - 1].iter().all(|&c| c), "{l:?}");
         assert!(!l.through_branch[n - 1]);
         // An insertion's shift: the IFs wait for J but only leave the loop.
@@ -1405,6 +1579,49 @@ mod tests {
         // Subset sums: the IF chooses WS's addition but waits for M only.
         let bits = "      PROGRAM P\n      INTEGER W(20), WS, M, I\n      WS = 0\n      M = 12345\n      DO 50 I = 1, 20\n         IF (MOD(M, 2) .EQ. 1) THEN\n            WS = WS + W(I)\n         END IF\n         M = M / 2\n   50 CONTINUE\n      PRINT *, WS\n      END\n";
         assert!(through(bits).through_branch.iter().all(|&c| !c));
+    }
+
+    #[test]
+    fn an_if_made_conditional_moves_puts_its_condition_on_the_chain() {
+        let converted = |src: &str| {
+            let loops = all_loops_of(src);
+            assert_eq!(loops.len(), 1);
+            let l = loops[0].clone();
+            assert_eq!(l.if_converted.len(), l.recurrences.len());
+            l.recurrences
+                .iter()
+                .zip(&l.if_converted)
+                .filter_map(|(r, at)| at.map(|at| (r.0.clone(), at)))
+                .collect::<Vec<_>>()
+        };
+        // The first minimum's index: M has no chain of its own (M = K), but as a conditional
+        // move it waits for X(M)'s load and the compare at every iteration.
+        let argmin = "      PROGRAM P\n      REAL X(100)\n      INTEGER K, M\n      M = 1\n      DO 10 K = 2, 100\n         IF (X(K) .LT. X(M)) M = K\n   10 CONTINUE\n      PRINT *, M\n      END\n";
+        let found = converted(argmin);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (chain, (first, last)) = &found[0];
+        assert_eq!((*first, *last), (5, 5));
+        assert_eq!(chain.get(Param::QADR), 1, "{chain:?}");
+        assert_eq!(chain.get(Param::QARS), 1, "{chain:?}");
+        // A binary search's two choices: LO and HI wait for T(MID)'s load and the compare.
+        let search = "      PROGRAM P\n      DOUBLE PRECISION T(100), X\n      INTEGER LO, HI, MID\n      X = 0.5D0\n      LO = 1\n      HI = 100\n   10 IF (HI - LO .LE. 1) GO TO 20\n      MID = (LO + HI) / 2\n      IF (X .LT. T(MID)) THEN\n         HI = MID\n      ELSE\n         LO = MID\n      END IF\n      GO TO 10\n   20 PRINT *, LO\n      END\n";
+        let found = converted(search);
+        assert!(!found.is_empty());
+        for (chain, at) in &found {
+            assert_eq!(*at, (8, 12));
+            assert_eq!(chain.get(Param::QADR), 1, "{chain:?}");
+            assert_eq!(chain.get(Param::QARD), 1, "{chain:?}");
+        }
+        // Not made conditional moves: a store to an element, a call, a jump.
+        for body in [
+            "IF (X(K) .LT. X(M)) X(M) = 0.0",
+            "IF (X(K) .LT. X(M)) CALL S(M)",
+            "IF (X(K) .LT. X(M)) GO TO 10",
+        ] {
+            let src = argmin.replace("IF (X(K) .LT. X(M)) M = K", body)
+                + "      SUBROUTINE S(M)\n      INTEGER M\n      M = M + 1\n      END\n";
+            assert!(converted(&src).is_empty(), "{body}");
+        }
     }
 
     #[test]

@@ -435,6 +435,14 @@ fn loop_stats(
                 recurrences: l.recurrences.into_iter().map(|r| r.0).collect(),
                 restarted: set_or_none(l.restarted),
                 through_branch: set_or_none(l.through_branch),
+                if_converted: if l.if_converted.iter().any(Option::is_some) {
+                    l.if_converted
+                        .iter()
+                        .map(|at| at.map(|(a, b)| (line_of(a, false), line_of(b, true))))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 longest_chain: l.longest_chain,
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,

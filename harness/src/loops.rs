@@ -79,6 +79,9 @@ pub struct MachineLoop {
     /// The body's instructions by (source file name, line) of the `.loc` in effect, which
     /// may have been set before the label.
     pub lines: BTreeMap<(String, u32), u64>,
+    /// The (source file name, line) of each of the body's conditional jumps: an IF of those
+    /// lines the compiler kept as a branch (rule 14g: one without is a conditional move).
+    pub jump_lines: BTreeSet<(String, u32)>,
     pub pass: PassCounts,
     /// Bytes the loop's addresses advance per pass, when recognized: the immediate of an
     /// `add $K`, `sub $K`, `inc`, `dec` or `lea K(%r), %r` on a register (any of its widths)
@@ -96,6 +99,15 @@ impl MachineLoop {
         let step = self.step?.unsigned_abs();
         let e = u64::from(element_bytes);
         (e > 0 && step > 0 && step % e == 0).then_some(step / e)
+    }
+
+    /// Whether the body has a conditional jump on any of `lines` of `file` (matched by file
+    /// name).
+    pub fn jumps_on(&self, file: &str, lines: &RangeInclusive<u32>) -> bool {
+        let file = file_name(file);
+        self.jump_lines
+            .iter()
+            .any(|(f, l)| *f == file && lines.contains(l))
     }
 
     /// The body's located instructions on `lines` of `file`, and all of them.
@@ -320,10 +332,14 @@ fn reach(seeds: &[usize], edges: &BTreeMap<usize, Vec<usize>>) -> BTreeSet<usize
 fn machine_loop(f: &Function, head: usize, body: &BTreeSet<usize>) -> MachineLoop {
     let insns: Vec<&Insn> = body.iter().map(|&i| &f.insns[i]).collect();
     let mut lines = BTreeMap::new();
+    let mut jump_lines = BTreeSet::new();
     let mut pass = PassCounts::default();
     for insn in &insns {
         if let Some(key) = &insn.at {
             *lines.entry(key.clone()).or_default() += 1;
+            if is_conditional_jump(&insn.mnemonic) {
+                jump_lines.insert(key.clone());
+            }
         }
         count(&mut pass, insn);
     }
@@ -338,6 +354,7 @@ fn machine_loop(f: &Function, head: usize, body: &BTreeSet<usize>) -> MachineLoo
         function: f.name.clone(),
         head,
         lines,
+        jump_lines,
         pass,
         step: step(&insns),
     }
@@ -785,6 +802,7 @@ mod tests {
             function: String::new(),
             head: String::new(),
             lines: BTreeMap::new(),
+            jump_lines: BTreeSet::new(),
             pass: PassCounts::default(),
             step: Some(16),
         };

@@ -203,3 +203,37 @@ fn a_versioned_loop_has_a_vector_and_a_scalar_machine_loop() {
     let scalar = scalar.unwrap_or_else(|| panic!("no scalar version: {loops:#?}"));
     assert_eq!(scalar.iterations_per_pass(4), Some(1), "{scalar:#?}");
 }
+
+/// The first minimum's index (lines 5-7) kept in a local M, and again (lines 9-11) in a dummy
+/// argument L, which GCC may not store to unless the IF says so.
+const ARGMIN: &str = "      INTEGER FUNCTION ARGMIN(N, X, L)
+      INTEGER N, M, L, K
+      REAL X(N)
+      M = 1
+      DO 10 K = 2, N
+         IF (X(K) .LT. X(M)) M = K
+   10 CONTINUE
+      L = 1
+      DO 20 K = 2, N
+         IF (X(K) .LT. X(L)) L = K
+   20 CONTINUE
+      ARGMIN = M
+      END
+";
+
+/// Rule 14g: at -O2 GCC makes the IF on a local a conditional move (no conditional jump on
+/// its line, the loop's own jump elsewhere); the IF storing to a dummy argument stays a jump.
+#[test]
+fn an_if_made_a_conditional_move_has_no_jump_on_its_line() {
+    let Some(local) = source_loop("argmin.f", ARGMIN, &["-O2"], 5..=7) else {
+        return;
+    };
+    let body = local.first().expect("a machine loop for the local argmin");
+    assert!(!body.jumps_on("argmin.f", &(6..=6)), "{body:?}");
+    assert!(!body.jump_lines.is_empty(), "the loop's own jump: {body:?}");
+    let dummy = source_loop("argmin.f", ARGMIN, &["-O2"], 9..=11).unwrap();
+    let body = dummy
+        .first()
+        .expect("a machine loop for the dummy's argmin");
+    assert!(body.jumps_on("argmin.f", &(10..=10)), "{body:?}");
+}

@@ -85,6 +85,13 @@ pub struct LoopStats {
     /// `recurrences`: it does not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub through_branch: Vec<bool>,
+    /// Per recurrence: the lines (first, last) of the IF whose conditional moves make it, for
+    /// a chain that exists only when the compiler turns that IF into conditional moves (rule
+    /// 14g: its condition then waits for the chain); absent (older files, or none) or shorter
+    /// than `recurrences`: a chain of every build. The predictor keeps such a recurrence only
+    /// for an optimized build whose machine loop has no conditional jump on those lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub if_converted: Vec<Option<(u32, u32)>>,
     /// Latency counts of the longest chain of dependent statements inside one iteration
     /// (rule 19; absent in older files and when the iteration has no chain).
     #[serde(default, skip_serializing_if = "OpCounts::is_empty")]
@@ -255,6 +262,27 @@ impl LoopStats {
             let span = self.recurrence_spans.get(k).copied().unwrap_or(1).max(1);
             (r, span, self.restarted.get(k).copied().unwrap_or(false))
         })
+    }
+
+    /// The lines of the IF whose conditional moves make recurrence `k` (rule 14g), if any.
+    pub fn if_converted(&self, k: usize) -> Option<(u32, u32)> {
+        self.if_converted.get(k).copied().flatten()
+    }
+
+    /// Keep the recurrences `keep` says yes to (by index), with their spans and flags.
+    pub fn retain_recurrences(&mut self, keep: impl Fn(usize) -> bool) {
+        fn filter<T>(v: &mut Vec<T>, keep: &dyn Fn(usize) -> bool) {
+            let mut k = 0;
+            v.retain(|_| {
+                k += 1;
+                keep(k - 1)
+            });
+        }
+        filter(&mut self.recurrences, &keep);
+        filter(&mut self.recurrence_spans, &keep);
+        filter(&mut self.restarted, &keep);
+        filter(&mut self.through_branch, &keep);
+        filter(&mut self.if_converted, &keep);
     }
 
     /// Whether recurrence `k` passes through a watched IF of the loop (rule 26).

@@ -961,6 +961,73 @@ pub fn chain_latency(target: &Expr, value: &Expr, from: &str) -> Option<OpCounts
     Some(c)
 }
 
+/// Rule 14g: the latency counts of the dependence from scalar `from` to `target` when an
+/// optimizing compiler turns `IF (condition) target = value` into a conditional move: the
+/// selected value waits for the value (`from` on its path), for the condition (each compare
+/// that reads `from`) and for the target's old value, the other choice, and then for the
+/// select. A compare runs on the adder of its operands' type (`ucomiss`, `cmp`: one addition
+/// in a register, QARS/QARD/QAIR), the select is one more of the target's type (`cmov`,
+/// `blendvps`). None when none of them reads `from`. livermore's `IF (X(K) .LT. X(M)) M = K`
+/// makes M wait for the load of X(M), the compare and the `cmov` at every iteration.
+pub fn selected_latency(
+    target: &Expr,
+    value: &Expr,
+    condition: &Expr,
+    from: &str,
+) -> Option<OpCounts> {
+    let select = register_addition(target.ty());
+    let chosen = [
+        path_latency(value, from),
+        target
+            .to_string()
+            .eq_ignore_ascii_case(from)
+            .then(OpCounts::new),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|mut c| {
+        c += &select;
+        c
+    });
+    let compared = compare_latency(condition, from).map(|mut c| {
+        c += &select;
+        c
+    });
+    let mut c = chosen
+        .chain(compared)
+        .max_by_key(|c| c.total_characterized())?;
+    c += &transfer_latency(target);
+    c.uncharacterized.clear();
+    Some(c)
+}
+
+/// Rule 14g: one addition in a register of type `t` (a compare's or a select's link).
+fn register_addition(t: Type) -> OpCounts {
+    latency_counts(in_register(Operation::Add, t), t)
+}
+
+/// Rule 14g: the longest latency from `from` through one compare of `condition` (relations
+/// joined by .AND., .OR., .NOT.) to its outcome: the compared operand's path plus one
+/// addition of their type.
+fn compare_latency(condition: &Expr, from: &str) -> Option<OpCounts> {
+    match condition.unparen() {
+        Expr::Compare { lhs, rhs, .. } => {
+            let mut c = [path_latency(lhs, from), path_latency(rhs, from)]
+                .into_iter()
+                .flatten()
+                .max_by_key(|c| c.total_characterized())?;
+            c += &register_addition(Type::promote(lhs.ty(), rhs.ty()));
+            Some(c)
+        }
+        Expr::Logic { lhs, rhs, .. } => [compare_latency(lhs, from), compare_latency(rhs, from)]
+            .into_iter()
+            .flatten()
+            .max_by_key(|c| c.total_characterized()),
+        Expr::Unary { operand, .. } => compare_latency(operand, from),
+        _ => None,
+    }
+}
+
 /// The forwarding of `target`'s stored value to the chain's next load (rule 14): one QT… by
 /// its type, and for an integer array element one QTEI instead (rule 14f: a core that renames
 /// a scalar's store and reload in the frame still forwards an element through the store
@@ -1909,6 +1976,52 @@ mod tests {
             link(&d, plus(Expr::var(&d), Expr::int(1)), "D"),
             in_memory(Param::QAIR)
         );
+    }
+
+    #[test]
+    fn a_selected_value_waits_for_its_condition_and_the_select() {
+        // IF (X(K) .LT. X(M)) M = K as a conditional move.
+        let m = Operand::local("M", Type::Integer);
+        let k = Operand::local("K", Type::Integer);
+        let x = Operand::local("X", Type::Real);
+        let element = |i: &Operand| Expr::Element {
+            array: x.clone(),
+            subscripts: vec![Expr::var(i)],
+        };
+        let condition = Expr::Compare {
+            op: RelOp::Lt,
+            lhs: Box::new(element(&k)),
+            rhs: Box::new(element(&m)),
+        };
+        let target = Expr::var(&m);
+        // From M: X(M)'s load once its address is known, the compare of reals (an addition's
+        // latency), the integer select, then M's forwarding.
+        let c = selected_latency(&target, &Expr::var(&k), &condition, "M").unwrap();
+        assert_eq!(
+            c,
+            counts(&[
+                (Param::QADR, 1),
+                (Param::QARS, 1),
+                (Param::QAIR, 1),
+                (Param::QTIS, 1)
+            ])
+        );
+        // From K: the chosen value through the select (integers), or the compare's path.
+        let c = selected_latency(&target, &Expr::var(&k), &condition, "K").unwrap();
+        assert_eq!(c.get(Param::QADR), 1, "{c:?}");
+        // A value the IF neither reads nor chooses: no chain.
+        assert!(selected_latency(&target, &Expr::var(&k), &condition, "Q").is_none());
+        // Under .NOT. and .AND. the compares are still found.
+        let joined = Expr::Logic {
+            op: LogicOp::And,
+            lhs: Box::new(Expr::Unary {
+                op: UnaryOp::Not,
+                operand: Box::new(condition.clone()),
+            }),
+            rhs: Box::new(Expr::var(&Operand::local("L", Type::Logical))),
+        };
+        let c = selected_latency(&target, &Expr::var(&k), &joined, "M").unwrap();
+        assert_eq!(c.get(Param::QARS), 1, "{c:?}");
     }
 
     #[test]

@@ -37,12 +37,36 @@ pub enum IssueError {
 /// flags the calls the compiler inlined are taken out (rule 20) and every basic block gets
 /// its machine instructions (rule 22); then every loop that has its
 /// iterations (a dynamic analysis) gets its `instructions` and `memory_instructions` (rule
-/// 17). On an error every loop is left without them (the prediction then has no issue
-/// bound) and no call is taken out.
+/// 17). A recurrence that exists only when the compiler turns an IF into conditional moves
+/// (rule 14g) is kept where the build's machine loop has no conditional jump on the IF's
+/// lines. On an error every loop is left without instructions (the prediction then has no
+/// issue bound) and without such recurrences, and no call is taken out.
 pub fn fit_to_build(
     stats: &mut ProgramStats,
     machine: &Characterization,
 ) -> Result<(), IssueError> {
+    let fitted = fit_build(stats, machine);
+    if fitted.is_err() {
+        for l in &mut stats.loops {
+            drop_selections(l, |_| false);
+        }
+    }
+    fitted
+}
+
+/// Rule 14g: keep, of `l`'s recurrences made by conditional moves, those whose IF (its first
+/// and last line) `converted` says the build turned into them.
+fn drop_selections(l: &mut LoopStats, converted: impl Fn((u32, u32)) -> bool) {
+    let at: Vec<Option<(u32, u32)>> = (0..l.recurrences.len())
+        .map(|k| l.if_converted(k))
+        .collect();
+    l.retain_recurrences(|k| at[k].is_none_or(&converted));
+    if l.if_converted.iter().all(Option::is_none) {
+        l.if_converted.clear();
+    }
+}
+
+fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(), IssueError> {
     for l in &mut stats.loops {
         l.instructions = None;
         l.memory_instructions = None;
@@ -55,6 +79,12 @@ pub fn fit_to_build(
     // The machine's flags plus those the program's builds need (legacy code).
     let flags = [machine.compiler.flags.clone(), stats.program_flags.clone()].concat();
     let optimized = optimizes(&flags);
+    if !optimized {
+        // -O0 keeps every IF a branch.
+        for l in &mut stats.loops {
+            drop_selections(l, |_| false);
+        }
+    }
     if !optimized && stats.loops.iter().all(|l| l.iterations.is_none()) {
         return Ok(());
     }
@@ -82,6 +112,13 @@ pub fn fit_to_build(
     }
     if optimized {
         crate::inlining::drop_inlined_calls(stats, &calls);
+        for l in &mut stats.loops {
+            let body = machine_body(l, &machine_loops);
+            let file = l.file.clone();
+            drop_selections(l, |(a, b)| {
+                body.is_some_and(|m| !m.jumps_on(&file, &(a..=b)))
+            });
+        }
     }
     // How often each line ran: its basic block's executions.
     let mut runs: BTreeMap<(&str, u32), u64> = BTreeMap::new();
@@ -278,10 +315,7 @@ struct MachineRun {
 /// lines merged into another's).
 fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<MachineRun> {
     let n = l.iterations?;
-    let found = loops_of_source_loop(machine_loops, &l.file, l.first_line..=l.last_line);
-    let body = found
-        .iter()
-        .max_by_key(|m| m.step.map_or(0, i64::unsigned_abs))?;
+    let body = machine_body(l, machine_loops)?;
     let per_pass = body
         .iterations_per_pass(element_bytes(l))
         .unwrap_or(1)
@@ -323,6 +357,14 @@ fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<Ma
         },
         lines: body.lines.keys().cloned().collect(),
     })
+}
+
+/// The machine loop that runs a source loop's iterations: of those the compiler made of it,
+/// the widest-stepping (a vectorized body beside its scalar remainder); None when it has none.
+fn machine_body<'a>(l: &LoopStats, machine_loops: &'a [MachineLoop]) -> Option<&'a MachineLoop> {
+    loops_of_source_loop(machine_loops, &l.file, l.first_line..=l.last_line)
+        .into_iter()
+        .max_by_key(|m| m.step.map_or(0, i64::unsigned_abs))
 }
 
 /// The bytes of the loop's typical element: 8 when its counted operations are mostly on

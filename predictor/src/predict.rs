@@ -1219,6 +1219,7 @@ mod tests {
             recurrence_spans: Vec::new(),
             restarted: Vec::new(),
             through_branch: Vec::new(),
+            if_converted: Vec::new(),
             longest_chain: OpCounts::new(),
             regions: vec!["R".into()],
             instructions,
@@ -1884,6 +1885,44 @@ mod tests {
             );
             assert!((row(13).time_s - 100_000.0 * 3e-9).abs() < 1e-9);
         }
+    }
+
+    /// Rule 14g: GCC -O2 turns the first minimum's `IF (X(K) .LT. X(M)) M = K` into a
+    /// conditional move, so M's chain through X(M)'s load and the compare is kept and bounds
+    /// the loop; at -O0 the IF is a branch and the chain is dropped.
+    #[test]
+    fn a_conditional_moves_chain_is_kept_only_where_the_build_made_one() {
+        let mut m = machine(&[
+            (Param::INST, 0.01, 0.0),
+            (Param::QADR, 5.0, 0.0),
+            (Param::QARS, 1.0, 0.0),
+        ]);
+        let src = "      PROGRAM A\n      REAL X(1000)\n      INTEGER K, M, R\n      DO 5 K = 1, 1000\n         X(K) = REAL(MOD(K * 7919, 1009))\n    5 CONTINUE\n      DO 20 R = 1, 50\n         X(R) = X(R) - 1.0\n         M = 1\n         DO 10 K = 2, 1000\n            IF (X(K) .LT. X(M)) M = K\n   10    CONTINUE\n   20 CONTINUE\n      PRINT *, M\n      END\n";
+        let Some((_dir, _file, a)) = analyzed("argmin.f", src, &m) else {
+            return;
+        };
+        let line = 10;
+        let selections = |stats: &ProgramStats| {
+            let l = stats.loops.iter().find(|l| l.first_line == line).unwrap();
+            assert_eq!(
+                l.if_converted.len(),
+                l.recurrences.len().min(l.if_converted.len())
+            );
+            l.if_converted.iter().flatten().count()
+        };
+        assert_eq!(selections(&a.stats), 1, "the analysis offers the chain");
+        for (flags, kept) in [("-O0", 0), ("-O2", 1)] {
+            let mut stats = a.stats.clone();
+            m.compiler.flags = vec![flags.into()];
+            crate::issue::fit_to_build(&mut stats, &m).unwrap();
+            assert_eq!(selections(&stats), kept, "{flags}");
+        }
+        let p = predicted_at(&a.stats, &mut m, "-O2");
+        let row = p.loops.iter().find(|r| r.first_line == line).unwrap();
+        assert_eq!(row.bound, LoopBound::Recurrence, "{row:?}");
+        // 999 iterations a pass, 50 passes, each at least QADR + QARS (6 ns): the load and
+        // the compare.
+        assert!(row.time_s >= 50.0 * 999.0 * 6e-9 * 0.99, "{row:?}");
     }
 
     /// The prediction of a program analyzed for `m` when `m` was characterized at `flags`
