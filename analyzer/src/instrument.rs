@@ -26,6 +26,13 @@ pub struct Names {
     pub block_data: String,
     /// The subroutine simulating the branch predictor of rule 15.
     pub predictor: String,
+    /// The subroutine an IF calls before its test (rule 15): it feeds the IF evaluated
+    /// before it its outcome, then leaves this one's pending.
+    pub pending: String,
+    /// The predictor's core, which `predictor` and `pending` call with an outcome.
+    pub predictor_core: String,
+    /// The COMMON block of the IF whose outcome is pending.
+    pub pending_common: String,
     /// Prefix of the variables saving induction variables on loop entry (`prefix` + number).
     pub induction: String,
     /// The function giving the positions an INDEX reference scans (rule 23).
@@ -55,6 +62,9 @@ impl Names {
                 dump: format!("OPCDMP{s}"),
                 block_data: format!("OPCBD{s}"),
                 predictor: format!("OPCBP{s}"),
+                pending: format!("OPCBQ{s}"),
+                predictor_core: format!("OPCBX{s}"),
+                pending_common: format!("OPCPD{s}"),
                 induction: format!("OPCIV{s}"),
                 scan: format!("OPCIX{s}"),
                 quadrant: format!("OPCQD{s}"),
@@ -67,6 +77,9 @@ impl Names {
                 &n.dump,
                 &n.block_data,
                 &n.predictor,
+                &n.pending,
+                &n.predictor_core,
+                &n.pending_common,
                 &n.scan,
                 &n.quadrant,
                 &n.reduction,
@@ -743,21 +756,71 @@ fn multiway_watch(
     }
 }
 
-/// Statements that resolve the previous evaluation of an IF in the simulated predictor: the
-/// outcome is the change of the IF's taken counter `taken` since then; the predictor adds
-/// its miss, if any, to the IF's miss slot.
-fn predictor_update(c: &str, names: &Names, taken: usize, slot: usize, j: usize) -> Vec<String> {
+/// The statement an IF runs before its test for the simulated predictor: the IF evaluated
+/// before it (any IF) gets its outcome, the change of its taken counter since its test, and
+/// this one is left pending with its taken counter `taken` and miss slot. Each outcome so
+/// reaches the predictor before the next IF's, in the order the program made them, as the
+/// hardware's history gets them; fed at an IF's own next test instead, an outcome came after
+/// those of the IFs between, whose running at all told it (a sort's scan that stopped let the
+/// other scan run).
+fn predictor_update(names: &Names, taken: usize, slot: usize, j: usize) -> Vec<String> {
     let t = taken + 1;
-    let (last, m) = (slot + 1, slot + 1 + BRANCH_MISSES);
+    let m = slot + 1 + BRANCH_MISSES;
     // Spread the IFs over the base table (an odd multiplier visits every entry).
     let offset = (j * 5003 + 1) % (1usize << HISTORY_BITS);
-    vec![
-        format!(
-            "CALL {}({offset}, {c}({t}) - {c}({last}), {c}({m}), 0)",
-            names.predictor
-        ),
-        format!("{c}({last}) = {c}({t})"),
-    ]
+    vec![format!("CALL {}({offset}, {t}, {m})", names.pending)]
+}
+
+/// The simulated predictor's entries: `predictor(ID, OUT, MISS, IND)` feeds an outcome now
+/// (multiway jumps, library branches); `pending(ID, T, M)` is called before an IF's test (see
+/// [`predictor_update`]), `ID` -1 only feeding the pending one (at the end of the run); both
+/// first feed the pending IF its outcome. `n` counters in COMMON `common`.
+fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
+    let (c, core) = (&names.counters, &names.predictor_core);
+    let pending = [
+        "INTEGER PT, PI, PM".to_string(),
+        "INTEGER*8 PV".into(),
+        format!("COMMON /{}/ PV, PT, PI, PM", names.pending_common),
+    ];
+    let counters = [
+        format!("INTEGER*8 {c}"),
+        format!("COMMON /{}/ {c}({n})", names.common),
+    ];
+    let resolve = [
+        "IF (PT .GT. 0) THEN".to_string(),
+        format!("   CALL {core}(PI, {c}(PT) - PV, {c}(PM), 0)"),
+        "   PT = 0".into(),
+        "END IF".into(),
+    ];
+    let lines: Vec<String> = [format!(
+        "SUBROUTINE {}(ID, OUT, MISS, IND)",
+        names.predictor
+    )]
+    .into_iter()
+    .chain(["INTEGER ID, IND".into(), "INTEGER*8 OUT, MISS".into()])
+    .chain(pending.iter().cloned())
+    .chain(counters.iter().cloned())
+    .chain(resolve.iter().cloned())
+    .chain([format!("CALL {core}(ID, OUT, MISS, IND)"), "END".into()])
+    .chain([format!("SUBROUTINE {}(ID, T, M)", names.pending)])
+    .chain(["INTEGER ID, T, M".into()])
+    .chain(pending.iter().cloned())
+    .chain(counters.iter().cloned())
+    .chain(resolve.iter().cloned())
+    .chain([
+        "IF (ID .LT. 0) RETURN".into(),
+        "PI = ID".into(),
+        "PT = T".into(),
+        "PM = M".into(),
+        format!("PV = {c}(T)"),
+        "END".into(),
+    ])
+    .collect();
+    lines
+        .iter()
+        .map(|l| fixed_source_line(l))
+        .chain(predictor_subroutine(core))
+        .collect()
 }
 
 /// The simulated predictor (see [`branch_slots`]) as a Fortran subroutine: `ID` the IF's
@@ -999,7 +1062,7 @@ pub fn instrument_counters(
             .iter()
             .position(|p| *p == Probe::Consequent(s) || *p == Probe::After(s));
         if let Some(taken) = taken_probe {
-            rw.insert_before(s, &predictor_update(c, &names, taken, slot, j));
+            rw.insert_before(s, &predictor_update(&names, taken, slot, j));
         }
     }
     for (j, &(s, slot)) in multiway.iter().enumerate() {
@@ -1073,6 +1136,7 @@ pub fn instrument_counters(
         "      INTEGER IU, K, L, ST".into(),
         "      CALL GET_ENVIRONMENT_VARIABLE('OPCOST_COUNTS', FNAME, L, ST)".into(),
         "      IF (ST .NE. 0 .OR. L .EQ. 0) RETURN".into(),
+        format!("      CALL {}(-1, 0, 0)", names.pending),
         "      OPEN (NEWUNIT=IU, FILE=FNAME(1:L), STATUS='REPLACE')".into(),
         format!("      WRITE (IU, '(I0)') {n}"),
         format!("      DO 10 K = 1, {n}"),
@@ -1084,10 +1148,14 @@ pub fn instrument_counters(
         format!("      INTEGER*8 {c}"),
         format!("      COMMON /{}/ {c}({n})", names.common),
         format!("      DATA {c} /{n}*0/"),
+        "      INTEGER PT, PI, PM".into(),
+        "      INTEGER*8 PV".into(),
+        format!("      COMMON /{}/ PV, PT, PI, PM", names.pending_common),
+        "      DATA PV, PT, PI, PM /0, 0, 0, 0/".into(),
         "      END".into(),
     ]
     .into_iter()
-    .chain(predictor_subroutine(&names.predictor))
+    .chain(predictor_entries(&names, n))
     .chain(crate::scans::scan_function(&names.scan))
     .chain(crate::quadrants::quadrant_function(&names.quadrant))
     .chain(crate::quadrants::reduction_function(&names.reduction))

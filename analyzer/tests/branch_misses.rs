@@ -102,3 +102,26 @@ fn arithmetic_ifs_and_computed_go_tos_are_watched_like_ifs() {
         assert_eq!(misses_in(&bound, unit), 0, "{unit} without the simulation");
     }
 }
+
+/// Rule 15: each IF's outcome reaches the simulated predictor before the next IF's test, in
+/// program order. Fed at the IF's own next test instead (as before), a scan's stop was fed
+/// after the other scan's IFs, whose running at all told it, and the scans of independent
+/// keys were "predicted" four times in five.
+#[test]
+fn interleaved_scans_of_random_keys_miss_as_random_outcomes_do() {
+    let simulated = analyze_fixture("partition.f", true);
+    let misses = misses_of(&simulated, "PARTS", Param::BMIR);
+    // About 40 000 scan tests (each key once, ten times), stopping about half the time.
+    let tests = simulated
+        .stats
+        .blocks
+        .iter()
+        .filter(|b| b.unit == "PARTS" && (b.first_line..=b.last_line).any(|l| l == 34 || l == 36))
+        .filter_map(|b| b.executions)
+        .sum::<u64>();
+    assert!((36_000..=44_000).contains(&tests), "{tests} scan tests");
+    assert!(
+        misses * 10 >= tests * 3 && misses * 10 <= tests * 6,
+        "{misses} misses of {tests} scan tests"
+    );
+}
