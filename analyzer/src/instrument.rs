@@ -436,11 +436,10 @@ impl Instrumented {
     }
 }
 
-/// Counter slots per IF on array data (rule 15): the IF's taken count at its previous
-/// evaluation and its simulated misses.
-pub const BRANCH_SLOTS: usize = 2;
+/// Counter slots per IF on array data (rule 15): its simulated misses.
+pub const BRANCH_SLOTS: usize = 1;
 /// Offset of the simulated misses among an IF's slots.
-pub const BRANCH_MISSES: usize = 1;
+pub const BRANCH_MISSES: usize = 0;
 /// Outcomes of global history that index the simulated predictor's base table of 2-bit
 /// counters (2^this entries).
 pub const HISTORY_BITS: u32 = 12;
