@@ -776,11 +776,7 @@ fn predictor_update(names: &Names, taken: usize, slot: usize, j: usize) -> Vec<S
 /// first feed the pending IF its outcome. `n` counters in COMMON `common`.
 fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
     let (c, core) = (&names.counters, &names.predictor_core);
-    let pending = [
-        "INTEGER PT, PI, PM".to_string(),
-        "INTEGER*8 PV".into(),
-        format!("COMMON /{}/ PV, PT, PI, PM", names.pending_common),
-    ];
+    let pending = pending_declarations(names);
     let counters = [
         format!("INTEGER*8 {c}"),
         format!("COMMON /{}/ {c}({n})", names.common),
@@ -791,7 +787,7 @@ fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
         "   PT = 0".into(),
         "END IF".into(),
     ];
-    let lines: Vec<String> = [format!(
+    [format!(
         "SUBROUTINE {}(ID, OUT, MISS, IND)",
         names.predictor
     )]
@@ -814,12 +810,20 @@ fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
         format!("PV = {c}(T)"),
         "END".into(),
     ])
-    .collect();
-    lines
-        .iter()
-        .map(|l| fixed_source_line(l))
-        .chain(predictor_subroutine(core))
-        .collect()
+    .map(|l| fixed_source_line(&l))
+    .chain(predictor_subroutine(core))
+    .collect()
+}
+
+/// The declarations of the pending IF's COMMON block (see [`predictor_entries`]): its taken
+/// counter's value at its test (PV), that counter's, its offset's and its miss slot's
+/// indices (PT, PI, PM; PT 0 when none is pending).
+fn pending_declarations(names: &Names) -> [String; 3] {
+    [
+        "INTEGER PT, PI, PM".to_string(),
+        "INTEGER*8 PV".into(),
+        format!("COMMON /{}/ PV, PT, PI, PM", names.pending_common),
+    ]
 }
 
 /// The simulated predictor (see [`branch_slots`]) as a Fortran subroutine: `ID` the IF's
@@ -1147,13 +1151,13 @@ pub fn instrument_counters(
         format!("      INTEGER*8 {c}"),
         format!("      COMMON /{}/ {c}({n})", names.common),
         format!("      DATA {c} /{n}*0/"),
-        "      INTEGER PT, PI, PM".into(),
-        "      INTEGER*8 PV".into(),
-        format!("      COMMON /{}/ PV, PT, PI, PM", names.pending_common),
-        "      DATA PV, PT, PI, PM /0, 0, 0, 0/".into(),
-        "      END".into(),
     ]
     .into_iter()
+    .chain(pending_declarations(&names).map(|l| fixed_line(None, &l)))
+    .chain([
+        "      DATA PV, PT, PI, PM /0, 0, 0, 0/".into(),
+        "      END".into(),
+    ])
     .chain(predictor_entries(&names, n))
     .chain(crate::scans::scan_function(&names.scan))
     .chain(crate::quadrants::quadrant_function(&names.quadrant))

@@ -699,16 +699,7 @@ const MAX_SELECTED: usize = 4;
 /// or the values (a call cannot be made conditionally). Whether the compiler did is the
 /// machine code's to say (`LoopStats::if_converted`).
 fn convertible_ifs(prog: &Program, first: usize, last: usize) -> Vec<(usize, usize)> {
-    let calls = |e: &Expr| {
-        let found = std::cell::Cell::new(false);
-        e.rebuild(&|x| {
-            if matches!(x, Expr::Call { .. }) {
-                found.set(true);
-            }
-            None
-        });
-        found.get()
-    };
+    let calls = rules::calls_function;
     let scalar_assignment = |st: &crate::analysis::StmtInfo| match &st.assignment {
         Some((t, v)) => matches!(t.unparen(), Expr::Variable(_)) && !calls(v) && st.call.is_none(),
         None => false,
@@ -1073,9 +1064,10 @@ pub fn innermost_loops(prog: &Program) -> Vec<LoopShape> {
                 .map(|r| through.contains(&r.scalar.to_ascii_uppercase()))
                 .collect();
             let mut if_converted = vec![None; found.len()];
+            let converted = converted_recurrences(prog, *first, *last, &found);
             let mut recurrences: Vec<(OpCounts, u32)> =
                 found.into_iter().map(|r| (r.latency, r.span)).collect();
-            for (r, at) in converted_recurrences(prog, *first, *last) {
+            for (r, at) in converted {
                 restarted.push(set_afresh_before(prog, *first, &r.scalar));
                 through_branch.push(false);
                 if_converted.push(Some(at));
@@ -1144,18 +1136,18 @@ fn loop_recurrences(
 /// Rule 14g: the recurrences that exist only when an optimizing compiler turns an IF of the
 /// loop into conditional moves, each with the IF's statements (first, last): a scalar the IF
 /// assigns whose chain through the condition (or through the select) is longer than the
-/// loop's ordinary one, or which has none (livermore's `IF (X(K) .LT. X(M)) M = K`: M's
+/// loop's `ordinary` one, or which has none (livermore's `IF (X(K) .LT. X(M)) M = K`: M's
 /// chain only goes through X(M) and the compare).
 fn converted_recurrences(
     prog: &Program,
     first: usize,
     last: usize,
+    ordinary: &[Recurrence],
 ) -> Vec<(Recurrence, (usize, usize))> {
     let converted = convertible_ifs(prog, first, last);
     if converted.is_empty() {
         return Vec::new();
     }
-    let (ordinary, _) = loop_recurrences(prog, first, last, &[]);
     let (selected, _) = loop_recurrences(prog, first, last, &converted);
     let per_iteration = |r: &Recurrence| r.latency.total_characterized() as f64 / r.span as f64;
     selected
@@ -1494,23 +1486,17 @@ mod tests {
         let do_link = OpCounts::one(Param::QDOV);
         for l in &mut loops {
             let kept: Vec<bool> = l.recurrences.iter().map(|r| r.0 != do_link).collect();
-            let keep = |v: &mut Vec<bool>| {
+            fn keep<T: Copy>(v: &mut Vec<T>, kept: &[bool]) {
                 *v = v
                     .iter()
-                    .zip(&kept)
+                    .zip(kept)
                     .filter(|(_, &k)| k)
                     .map(|(&f, _)| f)
                     .collect()
-            };
-            keep(&mut l.restarted);
-            keep(&mut l.through_branch);
-            l.if_converted = l
-                .if_converted
-                .iter()
-                .zip(&kept)
-                .filter(|(_, &k)| k)
-                .map(|(&at, _)| at)
-                .collect();
+            }
+            keep(&mut l.restarted, &kept);
+            keep(&mut l.through_branch, &kept);
+            keep(&mut l.if_converted, &kept);
             l.recurrences.retain(|r| r.0 != do_link);
         }
         loops

@@ -386,8 +386,8 @@ fn block_stats(prog: &Program, blocks: Vec<BlockAcc>, dynamic: bool) -> Vec<Bloc
 }
 
 /// Per-recurrence flags as the stats file keeps them: left out (empty) when none is set.
-fn set_or_none(flags: Vec<bool>) -> Vec<bool> {
-    if flags.contains(&true) {
+fn set_or_none<T: Default + PartialEq>(flags: Vec<T>) -> Vec<T> {
+    if flags.iter().any(|f| *f != T::default()) {
         flags
     } else {
         Vec::new()
@@ -435,14 +435,12 @@ fn loop_stats(
                 recurrences: l.recurrences.into_iter().map(|r| r.0).collect(),
                 restarted: set_or_none(l.restarted),
                 through_branch: set_or_none(l.through_branch),
-                if_converted: if l.if_converted.iter().any(Option::is_some) {
+                if_converted: set_or_none(
                     l.if_converted
                         .iter()
                         .map(|at| at.map(|(a, b)| (line_of(a, false), line_of(b, true))))
-                        .collect()
-                } else {
-                    Vec::new()
-                },
+                        .collect(),
+                ),
                 longest_chain: l.longest_chain,
                 regions: prog.statement(l.first).regions.clone(),
                 instructions: None,

@@ -975,27 +975,19 @@ pub fn selected_latency(
     condition: &Expr,
     from: &str,
 ) -> Option<OpCounts> {
-    let select = register_addition(target.ty());
-    let chosen = [
+    let old_value = target
+        .to_string()
+        .eq_ignore_ascii_case(from)
+        .then(OpCounts::new);
+    let mut c = [
         path_latency(value, from),
-        target
-            .to_string()
-            .eq_ignore_ascii_case(from)
-            .then(OpCounts::new),
+        old_value,
+        compare_latency(condition, from),
     ]
     .into_iter()
     .flatten()
-    .map(|mut c| {
-        c += &select;
-        c
-    });
-    let compared = compare_latency(condition, from).map(|mut c| {
-        c += &select;
-        c
-    });
-    let mut c = chosen
-        .chain(compared)
-        .max_by_key(|c| c.total_characterized())?;
+    .max_by_key(|c| c.total_characterized())?;
+    c += &register_addition(target.ty());
     c += &transfer_latency(target);
     c.uncharacterized.clear();
     Some(c)
@@ -1535,7 +1527,7 @@ pub fn multiway_miss_param(tested: &Expr, arithmetic_if: bool) -> Option<Param> 
 }
 
 /// Whether `e` references a function of the program's.
-fn calls_function(e: &Expr) -> bool {
+pub fn calls_function(e: &Expr) -> bool {
     match e {
         Expr::Call { .. } => true,
         Expr::Paren(x) | Expr::Unary { operand: x, .. } => calls_function(x),
