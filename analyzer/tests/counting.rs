@@ -303,3 +303,51 @@ fn a_name_declared_intrinsic_is_not_a_call_of_the_program() {
     assert!(!c.uncharacterized.contains_key("intrinsic DIMAG"));
     assert_eq!((c.get(ARDL), c.get(SRDL)), (1, 1));
 }
+
+#[test]
+fn bit_intrinsics_are_one_integer_addition_each_not_calls() {
+    // MIL-STD-1753's IAND, IEOR, ISHFT and BTEST and gfortran's XOR compile to one ALU
+    // instruction inline: each counts one integer addition (AISL), never a PROC with
+    // arguments, so the loop holding them has no calls (rule 17 charges it by its
+    // instructions). A function of the program named like one (EXTERNAL) stays a call.
+    let src = "      INTEGER K, I, N
+      LOGICAL B
+      K = 1
+      N = 0
+      DO 10 I = 1, 1000
+         K = IAND(K * 69069 + 1, 1073741823)
+         K = IEOR(K, ISHFT(K, -3))
+         B = BTEST(K, 5)
+         IF (B) N = XOR(N, 1)
+   10 CONTINUE
+      PRINT *, K, N
+      END
+";
+    let a = analyzed_run("bits.f", src);
+    let c = a.stats.total.dynamic_counts.as_ref().unwrap();
+    assert_eq!(c.get(PROC), 0);
+    assert_eq!(c.get(AGIS), 0);
+    let l = a.stats.loops.iter().find(|l| l.first_line == 5).unwrap();
+    let body = l.body_counts.as_ref().unwrap();
+    assert_eq!(body.get(PROC), 0);
+    // Per iteration: the addition of line 6 and IAND; IEOR and ISHFT; BTEST; XOR where B.
+    let xors = c.get(AISL) - 1000 * 5;
+    assert!(xors > 0 && xors < 1000, "{xors} XORs of 1000 iterations");
+    assert!(!c.uncharacterized.keys().any(|k| k.contains("IAND")));
+
+    let external = "      INTEGER K, IAND
+      EXTERNAL IAND
+      K = IAND(3, 5)
+      PRINT *, K
+      END
+      INTEGER FUNCTION IAND(I, J)
+      INTEGER I, J
+      IAND = I + J
+      END
+";
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("own.f");
+    std::fs::write(&p, external).unwrap();
+    let a = analyze_static(&[p], &AnalyzeOptions::default()).unwrap();
+    assert_eq!(a.stats.total.static_counts.get(PROC), 1);
+}

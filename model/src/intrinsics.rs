@@ -12,6 +12,10 @@
 //! - CABS (and ABS of a complex, CDABS, ZABS) is the library's hypot: parameters of its own
 //!   (CABS, CABD), rule 13a. CMPLX and DCMPLX only place two values side by side, AIMAG,
 //!   DIMAG and DREAL only take one part: free.
+//! - The bit intrinsics of MIL-STD-1753 (IAND, IOR, IEOR, NOT, ISHFT, ISHFTC, IBSET, IBCLR,
+//!   BTEST, IBITS) and gfortran's AND, OR, XOR, LSHIFT, RSHIFT are each one ALU instruction
+//!   inline (IBITS a shift and a mask): counted as one integer addition (two for IBITS), like
+//!   ABS, never as a call.
 //! - INDEX is the library's string search: one INDX per reference and one SCAN per character
 //!   position it tries, which the counting run counts (rule 23).
 //! - A type conversion (INT, IFIX, IDINT, REAL, FLOAT, SNGL, DBLE, DFLOAT) between integer,
@@ -104,8 +108,9 @@ const fn unch(name: &'static str, result: ResultType) -> IntrinsicDef {
     }
 }
 
-/// Every intrinsic of Fortran 77 (ANSI X3.9-1978 table 5), plus DFLOAT and the DOUBLE COMPLEX
-/// ones every compiler has (DCMPLX, DREAL, DIMAG, DCONJG, CDABS/ZABS, CDSQRT/ZSQRT, ...).
+/// Every intrinsic of Fortran 77 (ANSI X3.9-1978 table 5), plus DFLOAT, the DOUBLE COMPLEX
+/// ones every compiler has (DCMPLX, DREAL, DIMAG, DCONJG, CDABS/ZABS, CDSQRT/ZSQRT, ...) and
+/// the bit functions of MIL-STD-1753 and gfortran that Fortran 77 codes use.
 pub static INTRINSICS: &[IntrinsicDef] = &[
     lib("EXP", OfArgument, O::Exp),
     lib("DEXP", Fixed(Type::Double), O::Exp),
@@ -150,6 +155,21 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
     arith("AMOD", Fixed(Type::Real), O::Divide, false),
     arith("DMOD", Fixed(Type::Double), O::Divide, false),
     arith("DPROD", Fixed(Type::Double), O::Multiply, false),
+    arith("IAND", OfArgument, O::Add, false),
+    arith("IOR", OfArgument, O::Add, false),
+    arith("IEOR", OfArgument, O::Add, false),
+    arith("NOT", OfArgument, O::Add, false),
+    arith("ISHFT", OfArgument, O::Add, false),
+    arith("ISHFTC", OfArgument, O::Add, false),
+    arith("IBSET", OfArgument, O::Add, false),
+    arith("IBCLR", OfArgument, O::Add, false),
+    arith("IBITS", OfArgument, O::Add, true),
+    arith("BTEST", Fixed(Type::Logical), O::Add, false),
+    arith("AND", OfArgument, O::Add, false),
+    arith("OR", OfArgument, O::Add, false),
+    arith("XOR", OfArgument, O::Add, false),
+    arith("LSHIFT", OfArgument, O::Add, false),
+    arith("RSHIFT", OfArgument, O::Add, false),
     arith("MAX", OfArgument, O::Compare, true),
     arith("MAX0", Fixed(Type::Integer), O::Compare, true),
     arith("AMAX1", Fixed(Type::Real), O::Compare, true),

@@ -13,7 +13,8 @@ use std::ops::RangeInclusive;
 /// call instruction is missing from its lines. They leave the program's, the block's unit's,
 /// the block's own and the regions' counts, not an enclosing innermost loop's: its body
 /// counts hold its callees' work, and a callee with loops of its own inlined into it leaves
-/// it no innermost machine loop to be charged by (rule 17), so it keeps being summed.
+/// it no innermost machine loop to be charged by (rule 17), so it keeps being summed. (A loop
+/// whose machine loop kept none of its calls loses them too: `issue::fit_to_build`.)
 pub fn drop_inlined_calls(stats: &mut ProgramStats, emitted: &EmittedCalls) {
     drop_from_blocks(stats, |b| inlined_share(b, emitted));
 }
@@ -52,6 +53,17 @@ pub fn drop_unrolled_loop_control(
         let out = control(b.dynamic_counts.as_ref()?);
         (!out.params.is_empty()).then_some(out)
     });
+}
+
+/// The call operations (PROC, argument loads) among `counts`.
+pub fn call_charges(counts: &OpCounts) -> OpCounts {
+    let mut out = OpCounts::new();
+    for (&p, &n) in &counts.params {
+        if rules::is_call_charge(p.def().operation) {
+            out.add(p, n);
+        }
+    }
+    out
 }
 
 /// Take `dropped(block)` out of each block's dynamic counts and out of those of the program,

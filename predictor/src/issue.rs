@@ -175,6 +175,16 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         crate::inlining::drop_unrolled_loop_control(stats, &unrolled);
     }
     let counted = if optimized {
+        // Rules 17 and 20 for optimized builds: a loop whose machine loop kept none of its
+        // calls runs its callees' instructions as its own, and its calls cost nothing.
+        for (l, c) in stats.loops.iter_mut().zip(&counted) {
+            let from_machine_loop = !c.3.is_empty();
+            if from_machine_loop && calls.within(&l.file, l.first_line..=l.last_line) == 0 {
+                if let Some(body) = l.body_counts.as_mut() {
+                    *body = body.minus(&crate::inlining::call_charges(body));
+                }
+            }
+        }
         counted
     } else {
         with_leaf_callees(stats, counted, &lines, &memory)

@@ -1634,7 +1634,9 @@ mod tests {
     }
 
     /// Rule 20: a small subroutine called in a loop is inlined at -O2, where its call and
-    /// argument loads leave the counts; at -O0 they stay, and the callee's work stays at both.
+    /// argument loads leave the counts, the loop's own among them (its machine loop kept no
+    /// call: charged by its instructions, rule 17); at -O0 they stay, and the callee's work
+    /// stays at both.
     #[test]
     fn calls_the_optimizer_inlined_cost_no_call() {
         let mut m = machine(&[(Param::INST, 0.1, 0.0), (Param::PROC, 5.0, 0.0)]);
@@ -1657,6 +1659,11 @@ mod tests {
                 unit.dynamic_counts.as_ref().unwrap().get(Param::PROC),
                 calls
             );
+            let l = stats.loops.iter().find(|l| l.first_line == 5).unwrap();
+            let body = l.body_counts.as_ref().unwrap();
+            assert_eq!(body.get(Param::PROC), calls, "{flags}");
+            assert_eq!(body.get(Param::ARSL), adds, "{flags}");
+            assert!(l.charged_by_instructions(), "{flags}: {l:?}");
         }
     }
 
