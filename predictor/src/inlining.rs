@@ -108,10 +108,8 @@ fn inlined_share(b: &BlockStats, emitted: &EmittedCalls) -> Option<OpCounts> {
         return None;
     }
     let mut out = OpCounts::new();
-    for (&p, &n) in &runs.params {
-        if rules::is_call_charge(p.def().operation) {
-            out.add(p, (n as f64 * (1.0 - kept)).round() as u64);
-        }
+    for (&p, &n) in &call_charges(runs).params {
+        out.add(p, (n as f64 * (1.0 - kept)).round() as u64);
     }
     Some(out)
 }
