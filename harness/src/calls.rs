@@ -2,7 +2,8 @@
 //! optimizing build inlines small procedures of the same file (gfortran -O2's
 //! `-finline-small-functions`): such a call executes no call instruction and passes no
 //! argument, so the predictor charges PROC and the argument loads only for the calls the
-//! assembly still has (rule 20).
+//! assembly still has (rule 20). It also finds the sines and cosines of one argument that the
+//! compiler joined into one `sincos` call.
 
 use crate::loops::functions;
 use std::collections::BTreeMap;
@@ -12,6 +13,9 @@ use std::ops::RangeInclusive;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EmittedCalls {
     by_line: BTreeMap<(String, u32), u64>,
+    /// Calls of the C library's `sincos` (DOUBLE PRECISION) and `sincosf` (REAL): a sine and
+    /// a cosine of one argument that the compiler computes together.
+    sincos: BTreeMap<(String, u32), (u64, u64)>,
 }
 
 impl EmittedCalls {
@@ -19,18 +23,30 @@ impl EmittedCalls {
     /// and every `jmp` to one (a tail call), under the line of the `.loc` in effect.
     pub fn parse(asm: &str) -> EmittedCalls {
         let mut by_line = BTreeMap::new();
+        let mut sincos = BTreeMap::new();
         for f in functions(asm) {
             for i in &f.insns {
                 let is_call = i.mnemonic.starts_with("call")
                     || (i.mnemonic.starts_with("jmp")
                         && i.operands.first().is_some_and(|t| !t.starts_with(".L")));
                 let target = i.operands.first().map(String::as_str).unwrap_or("");
-                if let (true, Some(at)) = (is_call && is_fortran_procedure(target), &i.at) {
+                let Some(at) = &i.at else { continue };
+                if is_call && is_fortran_procedure(target) {
                     *by_line.entry(at.clone()).or_insert(0) += 1;
+                }
+                if i.mnemonic.starts_with("call") {
+                    let name = target.split('@').next().unwrap_or(target);
+                    let e = sincos.entry(at.clone()).or_insert((0, 0));
+                    match name {
+                        "sincos" => e.0 += 1,
+                        "sincosf" => e.1 += 1,
+                        _ => {}
+                    }
                 }
             }
         }
-        EmittedCalls { by_line }
+        sincos.retain(|_, &mut (d, s)| d + s > 0);
+        EmittedCalls { by_line, sincos }
     }
 
     /// Add another file's calls (a program of several files).
@@ -38,6 +54,20 @@ impl EmittedCalls {
         for (k, n) in other.by_line {
             *self.by_line.entry(k).or_insert(0) += n;
         }
+        for (k, (d, s)) in other.sincos {
+            let e = self.sincos.entry(k).or_insert((0, 0));
+            e.0 += d;
+            e.1 += s;
+        }
+    }
+
+    /// The `sincos` (DOUBLE PRECISION) and `sincosf` (REAL) calls emitted for `lines` of
+    /// `file`: each a sine and a cosine of one argument joined into one call.
+    pub fn sincos_within(&self, file: &str, lines: RangeInclusive<u32>) -> (u64, u64) {
+        let name = crate::assembly::file_name(file);
+        self.sincos
+            .range((name.clone(), *lines.start())..=(name, *lines.end()))
+            .fold((0, 0), |acc, (_, &(d, s))| (acc.0 + d, acc.1 + s))
     }
 
     /// The calls emitted for `lines` of `file` (matched by file name, without directories).
@@ -88,5 +118,22 @@ mod tests {
         assert_eq!(c.within("p.f", 13..=13), 1);
         assert_eq!(c.within("p.f", 1..=100), 3);
         assert_eq!(c.within("q.f", 1..=100), 0);
+        assert_eq!(c.sincos_within("p.f", 1..=100), (0, 0));
+    }
+
+    #[test]
+    fn sincos_calls_count_by_precision_under_their_line() {
+        let asm = listing(
+            "	.loc 1 20 7
+	call	sincos@PLT
+	.loc 1 21 7
+	call	sincosf
+	call	sin@PLT
+",
+        );
+        let c = EmittedCalls::parse(&asm);
+        assert_eq!(c.sincos_within("p.f", 20..=20), (1, 0));
+        assert_eq!(c.sincos_within("p.f", 20..=21), (1, 1));
+        assert_eq!(c.within("p.f", 20..=21), 0);
     }
 }

@@ -5,7 +5,8 @@
 
 use harness::EmittedCalls;
 use model::program_stats::BlockStats;
-use model::{rules, OpCounts, ProgramStats};
+use model::{rules, OpCounts, Param, ProgramStats};
+use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 
 /// Take out of `stats` the call operations (PROC, argument loads) of the calls that
@@ -53,6 +54,75 @@ pub fn drop_unrolled_loop_control(
         let out = control(b.dynamic_counts.as_ref()?);
         (!out.params.is_empty()).then_some(out)
     });
+}
+
+/// Rule 20, widened: an optimizing build computes a sine and a cosine of one argument with one
+/// `sincos` call (`emitted`), which costs about one sine: each pair joined keeps one SIN
+/// (SIND, SINS; COS counts as SIN, rule 9) a run, not two. A call on an innermost loop's
+/// lines (GCC may put it on the DO line, where the argument's index is) runs once an
+/// iteration and takes its second SIN from the loop's blocks; one elsewhere, once a run of
+/// its block. The dropped SIN leaves the program's, the unit's, the block's, the regions' and
+/// the loop's counts; the pair's quadrant misses and argument reductions (rules 24, 24b) stay.
+pub fn drop_joined_cosines(stats: &mut ProgramStats, emitted: &EmittedCalls) {
+    const SINES: [Param; 2] = [Param::SIND, Param::SINS];
+    let key = |b: &BlockStats| (b.file.clone(), b.first_line, b.last_line);
+    let mut dropped: BTreeMap<(String, u32, u32), OpCounts> = BTreeMap::new();
+    // Takes up to `budget` (per precision) of the second SINs of `blocks`.
+    let mut take = |blocks: &[&BlockStats], budget: [u64; 2]| {
+        let mut left = budget;
+        for b in blocks {
+            let Some(runs) = &b.dynamic_counts else {
+                continue;
+            };
+            for (k, p) in SINES.iter().enumerate() {
+                let n = left[k].min(runs.get(*p) / 2);
+                if n > 0 {
+                    dropped.entry(key(b)).or_default().add(*p, n);
+                    left[k] -= n;
+                }
+            }
+        }
+    };
+    let mut in_loops = Vec::new();
+    for l in &stats.loops {
+        let (d, s) = emitted.sincos_within(&l.file, l.first_line..=l.last_line);
+        let Some(n) = l.iterations.filter(|_| d + s > 0) else {
+            continue;
+        };
+        let lines = l.first_line..=l.last_line;
+        let blocks: Vec<&BlockStats> = stats
+            .blocks
+            .iter()
+            .filter(|b| b.lies_within(&l.file, lines.clone()))
+            .collect();
+        take(&blocks, [d * n, s * n]);
+        in_loops.push((l.file.clone(), lines));
+    }
+    for b in &stats.blocks {
+        let inside = in_loops
+            .iter()
+            .any(|(f, lines)| b.lies_within(f, lines.clone()));
+        let (d, s) = emitted.sincos_within(&b.file, b.first_line..=b.last_line);
+        if let (false, Some(n)) = (inside, b.executions.filter(|_| d + s > 0)) {
+            take(&[b], [d * n, s * n]);
+        }
+    }
+    for l in stats.loops.iter_mut() {
+        let mut less = OpCounts::new();
+        for b in stats
+            .blocks
+            .iter()
+            .filter(|b| b.lies_within(&l.file, l.first_line..=l.last_line))
+        {
+            if let Some(c) = dropped.get(&key(b)) {
+                less += c;
+            }
+        }
+        if let Some(body) = l.body_counts.as_mut() {
+            *body = body.minus(&less);
+        }
+    }
+    drop_from_blocks(stats, |b| dropped.get(&key(b)).cloned());
 }
 
 /// The call operations (PROC, argument loads) among `counts`.

@@ -112,6 +112,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
     }
     if optimized {
         crate::inlining::drop_inlined_calls(stats, &calls);
+        crate::inlining::drop_joined_cosines(stats, &calls);
         for l in &mut stats.loops {
             let body = machine_body(l, &machine_loops);
             let file = l.file.clone();

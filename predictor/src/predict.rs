@@ -1667,6 +1667,35 @@ mod tests {
         }
     }
 
+    /// Rule 20, widened: gfortran -O2 computes a SIN and a COS of one argument with one
+    /// `sincos` call, which costs about one sine: the program's and the loop's SIND count one
+    /// a pair at -O2 (GCC puts this call on the DO line), two at -O0.
+    #[test]
+    fn a_sine_and_cosine_joined_into_sincos_cost_one_sine() {
+        let mut m = machine(&[(Param::INST, 0.1, 0.0), (Param::SIND, 10.0, 0.0)]);
+        let Some((_dir, _file, a)) = analyzed("sc.f", "      PROGRAM SC\n      DOUBLE PRECISION X, S, C, T\n      INTEGER I\n      T = 0.0D0\n      DO 10 I = 1, 1000\n         X = 1.0D-3 * I\n         S = SIN(X)\n         C = COS(X)\n         T = T + S * C\n   10 CONTINUE\n      PRINT *, T\n      END\n", &m) else {
+            return;
+        };
+        let sines = |stats: &ProgramStats| {
+            stats
+                .total
+                .dynamic_counts
+                .as_ref()
+                .unwrap()
+                .get(Param::SIND)
+        };
+        assert_eq!(sines(&a.stats), 2000);
+        for (flags, charged) in [("-O0", 2000), ("-O2", 1000)] {
+            let mut stats = a.stats.clone();
+            m.compiler.flags = vec![flags.into()];
+            crate::issue::fit_to_build(&mut stats, &m).unwrap();
+            assert_eq!(sines(&stats), charged, "{flags}");
+            let l = stats.loops.iter().find(|l| l.first_line == 5).unwrap();
+            let body = l.body_counts.as_ref().unwrap();
+            assert_eq!(body.get(Param::SIND), charged, "{flags}");
+        }
+    }
+
     /// Each loop's row names the bound that set its time: a sum's recurrence, a streaming
     /// update's instruction issue, a loop of few operations its operations' sum.
     #[test]
