@@ -89,6 +89,9 @@ pub struct MachineLoop {
     /// when no such register is found or the uses disagree (e.g. REAL and DOUBLE PRECISION
     /// arrays through one index); negative for a loop stepping down.
     pub step: Option<i64>,
+    /// The steps of the body's addresses when they disagree (arrays of several element
+    /// sizes, each through its own register or scale), each once; empty otherwise.
+    pub mixed_steps: Vec<i64>,
 }
 
 impl MachineLoop {
@@ -96,9 +99,45 @@ impl MachineLoop {
     /// a vectorized REAL loop stepping 16 bytes); None without a step or when the step is
     /// not a whole number of elements.
     pub fn iterations_per_pass(&self, element_bytes: u32) -> Option<u64> {
-        let step = self.step?.unsigned_abs();
+        let Some(step) = self.step.map(i64::unsigned_abs) else {
+            return self.mixed_iterations_per_pass();
+        };
         let e = u64::from(element_bytes);
         (e > 0 && step > 0 && step % e == 0).then_some(step / e)
+    }
+
+    /// Source iterations a pass covers when its addresses step by different amounts (a
+    /// vectorized mixed-precision loop: REAL elements 16 bytes a pass, DOUBLE PRECISION ones
+    /// 32): the one count n for which every step is n elements of 4 or of 8 bytes; None when
+    /// no count or several fit.
+    fn mixed_iterations_per_pass(&self) -> Option<u64> {
+        let steps: Vec<u64> = self.mixed_steps.iter().map(|s| s.unsigned_abs()).collect();
+        let fits = |n: u64| n > 0 && steps.iter().all(|&s| s == 4 * n || s == 8 * n);
+        let counts: BTreeSet<u64> = steps
+            .iter()
+            .flat_map(|&s| [s / 4, s / 8])
+            .filter(|&n| fits(n))
+            .collect();
+        match (steps.len() > 1, counts.len()) {
+            (true, 1) => counts.first().copied(),
+            _ => None,
+        }
+    }
+
+    /// The step of the body's addresses in bytes, the widest of mixed ones that agree on the
+    /// iterations of a pass; 0 when none is recognized. The vector body of a loop steps wider
+    /// than its scalar remainder.
+    pub fn widest_step(&self) -> u64 {
+        match (self.step, self.mixed_iterations_per_pass()) {
+            (Some(s), _) => s.unsigned_abs(),
+            (None, Some(_)) => self
+                .mixed_steps
+                .iter()
+                .map(|s| s.unsigned_abs())
+                .max()
+                .unwrap_or(0),
+            (None, None) => 0,
+        }
     }
 
     /// Whether the body has a conditional jump on any of `lines` of `file` (matched by file
@@ -357,6 +396,7 @@ fn machine_loop(f: &Function, head: usize, body: &BTreeSet<usize>) -> MachineLoo
         jump_lines,
         pass,
         step: step(&insns),
+        mixed_steps: steps(&insns),
     }
 }
 
@@ -526,8 +566,27 @@ fn int_op(m: &str) -> Option<Int> {
     }
 }
 
-/// The loop's step in bytes ([`MachineLoop::step`]).
+/// The loop's step in bytes ([`MachineLoop::step`]): its one address step.
 fn step(insns: &[&Insn]) -> Option<i64> {
+    match address_steps(insns).as_slice() {
+        [s] => Some(*s),
+        _ => None,
+    }
+}
+
+/// The loop's address steps when they disagree ([`MachineLoop::mixed_steps`]).
+fn steps(insns: &[&Insn]) -> Vec<i64> {
+    let all = address_steps(insns);
+    if all.len() > 1 {
+        all
+    } else {
+        Vec::new()
+    }
+}
+
+/// Every distinct step in bytes of the addresses of the body's memory operands: a register's
+/// increment over the pass times its scale there.
+fn address_steps(insns: &[&Insn]) -> Vec<i64> {
     let mut increments: HashMap<String, i64> = HashMap::new();
     for insn in insns {
         if let Some((reg, k)) = increment(insn) {
@@ -546,11 +605,7 @@ fn step(insns: &[&Insn]) -> Option<i64> {
             }
         }
     }
-    let mut steps = steps.into_iter();
-    match (steps.next(), steps.next()) {
-        (Some(s), None) => Some(s),
-        _ => None,
-    }
+    steps.into_iter().collect()
 }
 
 /// The register (64-bit name) an instruction adds a constant to, and the constant.
@@ -805,10 +860,25 @@ mod tests {
             jump_lines: BTreeSet::new(),
             pass: PassCounts::default(),
             step: Some(16),
+            mixed_steps: Vec::new(),
         };
         assert_eq!(l.iterations_per_pass(4), Some(4));
         assert_eq!(l.iterations_per_pass(8), Some(2));
         assert_eq!(l.iterations_per_pass(32), None);
+        // REAL elements 16 bytes a pass and DOUBLE PRECISION ones 32: four iterations, the
+        // widest step 32; one index scaled by 4 and 8 and moved by one: one iteration.
+        let mixed = |steps: &[i64]| MachineLoop {
+            step: None,
+            mixed_steps: steps.to_vec(),
+            ..l.clone()
+        };
+        assert_eq!(mixed(&[16, 32]).iterations_per_pass(8), Some(4));
+        assert_eq!(mixed(&[16, 32]).widest_step(), 32);
+        assert_eq!(mixed(&[4, 8]).iterations_per_pass(4), Some(1));
+        assert_eq!(mixed(&[8, 24]).iterations_per_pass(8), None);
+        // Steps that do not agree (a row walked with a column) say nothing.
+        assert_eq!(mixed(&[8, 2048]).widest_step(), 0);
+        assert_eq!(mixed(&[]).iterations_per_pass(8), None);
     }
 
     #[test]

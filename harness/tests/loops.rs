@@ -237,3 +237,28 @@ fn an_if_made_a_conditional_move_has_no_jump_on_its_line() {
         .expect("a machine loop for the dummy's argmin");
     assert!(body.jumps_on("argmin.f", &(10..=10)), "{body:?}");
 }
+
+/// A mixed-precision update: REAL elements converted and combined with DOUBLE PRECISION ones.
+const MIXED: &str = "      SUBROUTINE MIXED(N, A, X, R)
+      INTEGER N, I
+      REAL A(N)
+      DOUBLE PRECISION X, R(N)
+      DO 10 I = 1, N
+         R(I) = R(I) - DBLE(A(I)) * X
+   10 CONTINUE
+      END
+";
+
+#[test]
+fn a_mixed_precision_vector_body_covers_its_elements_of_both_sizes() {
+    // Vectorized, the REAL array's addresses step half as far as the DOUBLE PRECISION one's;
+    // both steps agree on the iterations a pass covers, which the widest step's body gives.
+    let Some(loops) = source_loop("mixed.f", MIXED, &O3, 5..=7) else {
+        return;
+    };
+    let v = loops.iter().max_by_key(|l| l.widest_step()).unwrap();
+    assert_eq!(v.step, None, "{v:#?}");
+    let n = v.iterations_per_pass(8).unwrap_or_else(|| panic!("{v:#?}"));
+    assert!(n >= 2, "{v:#?}");
+    assert_eq!(v.widest_step(), 8 * n, "{v:#?}");
+}

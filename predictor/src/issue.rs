@@ -375,7 +375,7 @@ fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<Ma
 fn machine_body<'a>(l: &LoopStats, machine_loops: &'a [MachineLoop]) -> Option<&'a MachineLoop> {
     loops_of_source_loop(machine_loops, &l.file, l.first_line..=l.last_line)
         .into_iter()
-        .max_by_key(|m| m.step.map_or(0, i64::unsigned_abs))
+        .max_by_key(|m| m.widest_step())
 }
 
 /// The bytes of the loop's typical element: 8 when its counted operations are mostly on
