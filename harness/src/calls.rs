@@ -34,18 +34,18 @@ impl EmittedCalls {
                 if is_call && is_fortran_procedure(target) {
                     *by_line.entry(at.clone()).or_insert(0) += 1;
                 }
-                if i.mnemonic.starts_with("call") {
-                    let name = target.split('@').next().unwrap_or(target);
+                let joined = match target.split('@').next() {
+                    Some("sincos") => (1, 0),
+                    Some("sincosf") => (0, 1),
+                    _ => (0, 0),
+                };
+                if i.mnemonic.starts_with("call") && joined != (0, 0) {
                     let e = sincos.entry(at.clone()).or_insert((0, 0));
-                    match name {
-                        "sincos" => e.0 += 1,
-                        "sincosf" => e.1 += 1,
-                        _ => {}
-                    }
+                    e.0 += joined.0;
+                    e.1 += joined.1;
                 }
             }
         }
-        sincos.retain(|_, &mut (d, s)| d + s > 0);
         EmittedCalls { by_line, sincos }
     }
 

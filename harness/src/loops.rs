@@ -382,6 +382,7 @@ fn machine_loop(f: &Function, head: usize, body: &BTreeSet<usize>) -> MachineLoo
         }
         count(&mut pass, insn);
     }
+    let (step, mixed_steps) = steps(&insns);
     let head = f
         .labels
         .iter()
@@ -395,8 +396,8 @@ fn machine_loop(f: &Function, head: usize, body: &BTreeSet<usize>) -> MachineLoo
         lines,
         jump_lines,
         pass,
-        step: step(&insns),
-        mixed_steps: steps(&insns),
+        step,
+        mixed_steps,
     }
 }
 
@@ -566,21 +567,13 @@ fn int_op(m: &str) -> Option<Int> {
     }
 }
 
-/// The loop's step in bytes ([`MachineLoop::step`]): its one address step.
-fn step(insns: &[&Insn]) -> Option<i64> {
+/// The loop's step in bytes, its one address step ([`MachineLoop::step`]), or its address
+/// steps when they disagree ([`MachineLoop::mixed_steps`]).
+fn steps(insns: &[&Insn]) -> (Option<i64>, Vec<i64>) {
     match address_steps(insns).as_slice() {
-        [s] => Some(*s),
-        _ => None,
-    }
-}
-
-/// The loop's address steps when they disagree ([`MachineLoop::mixed_steps`]).
-fn steps(insns: &[&Insn]) -> Vec<i64> {
-    let all = address_steps(insns);
-    if all.len() > 1 {
-        all
-    } else {
-        Vec::new()
+        [s] => (Some(*s), Vec::new()),
+        [] => (None, Vec::new()),
+        all => (None, all.to_vec()),
     }
 }
 
@@ -826,7 +819,7 @@ mod tests {
     fn the_step_is_read_from_the_induction_register() {
         let step_of = |body: &[&str]| {
             let insns: Vec<Insn> = body.iter().map(|t| instruction(t, None)).collect();
-            step(&insns.iter().collect::<Vec<_>>())
+            steps(&insns.iter().collect::<Vec<_>>()).0
         };
         // A 32-bit counter scaling a 64-bit index.
         assert_eq!(

@@ -67,9 +67,10 @@ pub fn drop_joined_cosines(stats: &mut ProgramStats, emitted: &EmittedCalls) {
     const SINES: [Param; 2] = [Param::SIND, Param::SINS];
     let key = |b: &BlockStats| (b.file.clone(), b.first_line, b.last_line);
     let mut dropped: BTreeMap<(String, u32, u32), OpCounts> = BTreeMap::new();
-    // Takes up to `budget` (per precision) of the second SINs of `blocks`.
+    // Takes up to `budget` (per precision) of the second SINs of `blocks`; what it took.
     let mut take = |blocks: &[&BlockStats], budget: [u64; 2]| {
         let mut left = budget;
+        let mut taken = OpCounts::new();
         for b in blocks {
             let Some(runs) = &b.dynamic_counts else {
                 continue;
@@ -78,48 +79,45 @@ pub fn drop_joined_cosines(stats: &mut ProgramStats, emitted: &EmittedCalls) {
                 let n = left[k].min(runs.get(*p) / 2);
                 if n > 0 {
                     dropped.entry(key(b)).or_default().add(*p, n);
+                    taken.add(*p, n);
                     left[k] -= n;
                 }
             }
         }
+        taken
     };
-    let mut in_loops = Vec::new();
+    // Innermost loops do not overlap: each loop's blocks lose only what its own calls take.
+    let mut from_loops = Vec::with_capacity(stats.loops.len());
     for l in &stats.loops {
         let (d, s) = emitted.sincos_within(&l.file, l.first_line..=l.last_line);
-        let Some(n) = l.iterations.filter(|_| d + s > 0) else {
-            continue;
-        };
         let lines = l.first_line..=l.last_line;
-        let blocks: Vec<&BlockStats> = stats
-            .blocks
-            .iter()
-            .filter(|b| b.lies_within(&l.file, lines.clone()))
-            .collect();
-        take(&blocks, [d * n, s * n]);
-        in_loops.push((l.file.clone(), lines));
+        let taken = match l.iterations.filter(|_| d + s > 0) {
+            Some(n) => {
+                let blocks: Vec<&BlockStats> = stats
+                    .blocks
+                    .iter()
+                    .filter(|b| b.lies_within(&l.file, lines.clone()))
+                    .collect();
+                Some(take(&blocks, [d * n, s * n]))
+            }
+            None => None,
+        };
+        from_loops.push(taken);
     }
     for b in &stats.blocks {
-        let inside = in_loops
+        let inside = stats
+            .loops
             .iter()
-            .any(|(f, lines)| b.lies_within(f, lines.clone()));
+            .zip(&from_loops)
+            .any(|(l, t)| t.is_some() && b.lies_within(&l.file, l.first_line..=l.last_line));
         let (d, s) = emitted.sincos_within(&b.file, b.first_line..=b.last_line);
         if let (false, Some(n)) = (inside, b.executions.filter(|_| d + s > 0)) {
             take(&[b], [d * n, s * n]);
         }
     }
-    for l in stats.loops.iter_mut() {
-        let mut less = OpCounts::new();
-        for b in stats
-            .blocks
-            .iter()
-            .filter(|b| b.lies_within(&l.file, l.first_line..=l.last_line))
-        {
-            if let Some(c) = dropped.get(&key(b)) {
-                less += c;
-            }
-        }
-        if let Some(body) = l.body_counts.as_mut() {
-            *body = body.minus(&less);
+    for (l, taken) in stats.loops.iter_mut().zip(from_loops) {
+        if let (Some(body), Some(taken)) = (l.body_counts.as_mut(), taken) {
+            *body = body.minus(&taken);
         }
     }
     drop_from_blocks(stats, |b| dropped.get(&key(b)).cloned());
