@@ -110,11 +110,17 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
     if lines.is_empty() {
         return Err(IssueError::NoLineDirectives(machine.compiler.path.clone()));
     }
+    // Only an optimizing compiler unrolls loops into the loops around them.
+    let statements = if optimized {
+        statement_lines(stats)
+    } else {
+        StatementLines::new()
+    };
     if optimized {
         crate::inlining::drop_inlined_calls(stats, &calls);
         crate::inlining::drop_joined_cosines(stats, &calls);
         for l in &mut stats.loops {
-            let body = machine_body(l, &machine_loops);
+            let body = machine_body(l, &machine_loops, &statements);
             let file = l.file.clone();
             drop_selections(l, |(a, b)| {
                 body.is_some_and(|m| !m.jumps_on(&file, &(a..=b)))
@@ -153,24 +159,26 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
     let counted: Vec<_> = stats
         .loops
         .iter()
-        .map(|l| match from_machine_loops(l, &machine_loops) {
-            Some(run) => (
-                Some(run.instructions),
-                Some(run.memory),
-                Some(run.divider),
-                run.lines,
-            ),
-            None => match optimized
-                .then(|| unrolled_instructions(l, &one_copy))
-                .flatten()
-            {
-                Some(n) => {
-                    unrolled.push((l.file.clone(), l.first_line..=l.last_line));
-                    (Some(n), None, None, Vec::new())
-                }
-                None => (count(l, &lines), count(l, &memory), None, Vec::new()),
+        .map(
+            |l| match from_machine_loops(l, &machine_loops, &statements) {
+                Some(run) => (
+                    Some(run.instructions),
+                    Some(run.memory),
+                    Some(run.divider),
+                    run.lines,
+                ),
+                None => match optimized
+                    .then(|| unrolled_instructions(l, &one_copy))
+                    .flatten()
+                {
+                    Some(n) => {
+                        unrolled.push((l.file.clone(), l.first_line..=l.last_line));
+                        (Some(n), None, None, Vec::new())
+                    }
+                    None => (count(l, &lines), count(l, &memory), None, Vec::new()),
+                },
             },
-        })
+        )
         .collect();
     if !unrolled.is_empty() {
         crate::inlining::drop_unrolled_loop_control(stats, &unrolled);
@@ -324,9 +332,13 @@ struct MachineRun {
 /// of the loop's lines (vector body, remainder, versions, hoisted code) once per source
 /// iteration. None when the source loop has no machine loop (unrolled completely, or its
 /// lines merged into another's).
-fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<MachineRun> {
+fn from_machine_loops(
+    l: &LoopStats,
+    machine_loops: &[MachineLoop],
+    statements: &StatementLines,
+) -> Option<MachineRun> {
     let n = l.iterations?;
-    let body = machine_body(l, machine_loops)?;
+    let body = machine_body(l, machine_loops, statements)?;
     let per_pass = body
         .iterations_per_pass(element_bytes(l))
         .unwrap_or(1)
@@ -372,10 +384,76 @@ fn from_machine_loops(l: &LoopStats, machine_loops: &[MachineLoop]) -> Option<Ma
 
 /// The machine loop that runs a source loop's iterations: of those the compiler made of it,
 /// the widest-stepping (a vectorized body beside its scalar remainder); None when it has none.
-fn machine_body<'a>(l: &LoopStats, machine_loops: &'a [MachineLoop]) -> Option<&'a MachineLoop> {
+fn machine_body<'a>(
+    l: &LoopStats,
+    machine_loops: &'a [MachineLoop],
+    statements: &StatementLines,
+) -> Option<&'a MachineLoop> {
     loops_of_source_loop(machine_loops, &l.file, l.first_line..=l.last_line)
         .into_iter()
+        .filter(|m| !unrolled_into(m, l, statements))
         .max_by_key(|m| m.widest_step())
+}
+
+/// The (file name, line) of each unit's executable statements other than DO, CONTINUE and
+/// END DO, by unit: the lines of its basic blocks whose source text is such a statement.
+type StatementLines = BTreeMap<String, BTreeSet<(String, u32)>>;
+
+/// The lines of each unit's statements that do work of their own (see [`StatementLines`]),
+/// from its basic blocks and the source files' text.
+fn statement_lines(stats: &ProgramStats) -> StatementLines {
+    use analyzer::syntax::Stmt;
+    // The lines of each file's DO, CONTINUE and END DO statements.
+    let loop_control: BTreeMap<&str, BTreeSet<u32>> = stats
+        .source_files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap_or_default();
+            let lines = analyzer::source::split(f, 0, &text, 72)
+                .statements
+                .iter()
+                .filter(|st| {
+                    matches!(
+                        analyzer::parse::statement(&st.text),
+                        Ok(Stmt::Do(..) | Stmt::DoWhile(..) | Stmt::Continue | Stmt::EndDo)
+                    )
+                })
+                .flat_map(|st| st.lines.iter().map(|l| l + 1))
+                .collect();
+            (f.as_str(), lines)
+        })
+        .collect();
+    let mut by_unit = StatementLines::new();
+    for b in &stats.blocks {
+        let control = loop_control.get(b.file.as_str());
+        let file = harness::assembly::file_name(&b.file);
+        let working =
+            (b.first_line..=b.last_line).filter(|line| !control.is_some_and(|c| c.contains(line)));
+        by_unit
+            .entry(b.unit.clone())
+            .or_default()
+            .extend(working.map(|line| (file.clone(), line)));
+    }
+    by_unit
+}
+
+/// Rule 17 for optimized builds: whether machine loop `m`, most of whose instructions are on
+/// source loop `l`'s lines, is an enclosing loop's into which the compiler unrolled `l`
+/// completely: `l` runs few enough trips an entry to be unrolled and `m` also runs
+/// statements of `l`'s unit outside `l` (DO and CONTINUE lines aside, where GCC puts an
+/// inner loop's own address arithmetic). Its passes are then `l`'s entries, not its
+/// iterations.
+fn unrolled_into(m: &MachineLoop, l: &LoopStats, statements: &StatementLines) -> bool {
+    let (Some(n), Some(entries)) = (l.iterations, l.entries()) else {
+        return false;
+    };
+    let Some(own) = statements.get(&l.unit) else {
+        return false;
+    };
+    n <= rules::COMPLETE_UNROLL_MAX_ITERATIONS * entries
+        && m.lines
+            .keys()
+            .any(|at| !(l.first_line..=l.last_line).contains(&at.1) && own.contains(at))
 }
 
 /// The bytes of the loop's typical element: 8 when its counted operations are mostly on

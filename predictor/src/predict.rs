@@ -1667,6 +1667,30 @@ mod tests {
         }
     }
 
+    /// Rule 17 for optimized builds: gfortran -O3 unrolls a DO loop of 14 trips completely
+    /// into the loop around it; the machine loop that holds the copies runs once an entry of
+    /// the inner loop, not once an iteration, so the inner loop's instructions are its one
+    /// copy per entry (at most the machine loop's instructions per entry), not the machine
+    /// loop's instructions per iteration.
+    #[test]
+    fn a_loop_unrolled_into_the_loop_around_it_runs_once_an_entry() {
+        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
+        let source = "      PROGRAM U\n      INTEGER W(14), MASK, M, WS, I, IBEST\n      COMMON /C/ W\n      DO 5 I = 1, 14\n         W(I) = 3 * I + 1\n    5 CONTINUE\n      IBEST = 0\n      DO 60 MASK = 0, 2**14 - 1\n         M = MASK\n         WS = 0\n         DO 50 I = 1, 14\n            IF (MOD(M, 2) .EQ. 1) WS = WS + W(I)\n            M = M / 2\n   50    CONTINUE\n         IF (WS .LE. 150) IBEST = MAX(IBEST, WS)\n   60 CONTINUE\n      PRINT *, IBEST\n      END\n";
+        let Some((_dir, _file, a)) = analyzed("unr.f", source, &m) else {
+            return;
+        };
+        let mut stats = a.stats.clone();
+        m.compiler.flags = vec!["-O3".into()];
+        crate::issue::fit_to_build(&mut stats, &m).unwrap();
+        let l = stats.loops.iter().find(|l| l.first_line == 11).unwrap();
+        let entries = 1u64 << 14;
+        assert_eq!(l.iterations, Some(14 * entries));
+        // One copy of 14 unrolled iterations: a few instructions each, per entry. Charged
+        // as a loop of its own, every iteration would run the whole unrolled body.
+        let per_entry = l.instructions.unwrap() as f64 / entries as f64;
+        assert!(per_entry > 14.0 && per_entry < 14.0 * 15.0, "{l:?}");
+    }
+
     /// Rule 20, widened: gfortran -O2 computes a SIN and a COS of one argument with one
     /// `sincos` call, which costs about one sine: the program's and the loop's SIND count one
     /// a pair at -O2 (GCC puts this call on the DO line), two at -O0.
