@@ -1163,8 +1163,13 @@ pub const COMPLETE_UNROLL_MAX_ITERATIONS: u64 = 16;
 /// one copy of its lines (the unrolled iterations, all attributed to them) per entry; None for
 /// a loop too long to have been unrolled.
 pub fn unrolled_loop_instructions(one_copy: u64, iterations: u64, entries: u64) -> Option<u64> {
-    (entries > 0 && iterations <= COMPLETE_UNROLL_MAX_ITERATIONS * entries)
-        .then_some(one_copy * entries)
+    short_enough_to_unroll(iterations, entries).then_some(one_copy * entries)
+}
+
+/// Rule 17 for optimized builds: whether a loop entered `entries` times for `iterations` in
+/// all runs few enough an entry for the compiler to unroll it completely.
+pub fn short_enough_to_unroll(iterations: u64, entries: u64) -> bool {
+    entries > 0 && iterations <= COMPLETE_UNROLL_MAX_ITERATIONS * entries
 }
 
 /// Rule 21: the bytes a reference moves an iteration: its address's step (`stride_bytes`,

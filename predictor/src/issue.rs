@@ -450,7 +450,7 @@ fn unrolled_into(m: &MachineLoop, l: &LoopStats, statements: &StatementLines) ->
     let Some(own) = statements.get(&l.unit) else {
         return false;
     };
-    n <= rules::COMPLETE_UNROLL_MAX_ITERATIONS * entries
+    rules::short_enough_to_unroll(n, entries)
         && m.lines
             .keys()
             .any(|at| !(l.first_line..=l.last_line).contains(&at.1) && own.contains(at))
