@@ -69,10 +69,25 @@ pub fn loop_traffic(
         assigned: &walk.assigned,
         defs: &walk.defs,
     };
+    // Around it: the enclosing DO loop's variable moves, this loop's is held.
+    let outer = enclosing_do(prog, unit, first, last);
+    let mut held = walk.assigned.clone();
+    if let Some((var, _)) = &index {
+        held.remove(var);
+    }
+    let outer_moves = outer.as_ref().map(|(var, step)| Moves {
+        shapes: &shapes,
+        index: Some((var.as_str(), *step)),
+        assigned: &held,
+        defs: &walk.defs,
+    });
     let mut references = Vec::new();
     let mut moving: Vec<&str> = Vec::new();
     for r in &walk.refs {
         let stride = moves.stride(&r.array, &r.subscripts);
+        let outer_stride = outer_moves
+            .as_ref()
+            .and_then(|m| m.stride(&r.array, &r.subscripts));
         if stride != Some(0) && !moving.contains(&r.array.as_str()) {
             moving.push(&r.array);
         }
@@ -83,6 +98,7 @@ pub fn loop_traffic(
             read: r.read,
             written: r.written,
             stride_bytes: stride,
+            outer_stride_bytes: outer_stride,
         });
     }
     let footprint_bytes = moving
@@ -91,6 +107,35 @@ pub fn loop_traffic(
     Some(LoopTraffic {
         references,
         footprint_bytes,
+    })
+}
+
+/// The DO loop of `unit` nearest around statements `first..=last`: its variable (upper case)
+/// and its step when constant; None when no DO loop holds them.
+fn enclosing_do(
+    prog: &Program,
+    unit: usize,
+    first: usize,
+    last: usize,
+) -> Option<(String, Option<i64>)> {
+    let sym = &prog.units[unit].symbols;
+    let unit_end = prog.units[unit].end;
+    (0..first).rev().find_map(|i| {
+        let st = &prog.stmts[i];
+        let Some(Stmt::Do(label, ctrl)) = st.stmt.as_ref() else {
+            return None;
+        };
+        if st.unit != unit {
+            return None;
+        }
+        let end = crate::analysis::loop_end(prog, i, *label, unit_end)?;
+        (end >= last).then(|| {
+            let step = match &ctrl.step {
+                None => Some(1),
+                Some(e) => sym.constant_int(e),
+            };
+            (ctrl.var.to_ascii_uppercase(), step)
+        })
     })
 }
 

@@ -370,3 +370,50 @@ fn a_counting_run_measures_the_extents_of_adjustable_arrays() {
     assert_eq!(rows.footprint_bytes, None);
     assert_eq!(reference(&traffic_at(src, 20), "A").stride_bytes, None);
 }
+
+/// Rule 21: what a reference moves from one entry of its loop to the next, the loop around
+/// stepping and the inner one's variable held: a row walked by J moves a column's bytes an
+/// iteration and one element an entry of the row loop; a pivot row held by K does not move;
+/// a loop with no DO loop around says nothing.
+#[test]
+fn a_reference_moves_by_the_loop_around_from_one_entry_to_the_next() {
+    let src = "      PROGRAM P
+      DOUBLE PRECISION A(100,100), X(100)
+      INTEGER I, J, K
+      K = 1
+      DO 20 I = 2, 100
+         DO 10 J = 2, 100
+            A(I,J) = A(I,J) - A(K,J) * X(I)
+   10    CONTINUE
+   20 CONTINUE
+      DO 30 J = 1, 100
+         X(J) = A(J,J)
+   30 CONTINUE
+      PRINT *, A(2,2), X(3)
+      END
+";
+    let t = traffic_at(src, 6);
+    let row = t
+        .references
+        .iter()
+        .find(|r| r.array == "A" && r.written)
+        .unwrap();
+    assert_eq!(
+        (row.stride_bytes, row.outer_stride_bytes),
+        (Some(800), Some(8))
+    );
+    let pivot = t
+        .references
+        .iter()
+        .find(|r| r.array == "A" && !r.written)
+        .unwrap();
+    assert_eq!(
+        (pivot.stride_bytes, pivot.outer_stride_bytes),
+        (Some(800), Some(0))
+    );
+    let x = reference(&t, "X");
+    assert_eq!((x.stride_bytes, x.outer_stride_bytes), (Some(0), Some(8)));
+    let alone = traffic_at(src, 10);
+    let d = reference(&alone, "A");
+    assert_eq!((d.stride_bytes, d.outer_stride_bytes), (Some(808), None));
+}

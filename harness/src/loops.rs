@@ -95,40 +95,47 @@ pub struct MachineLoop {
 }
 
 impl MachineLoop {
-    /// Source iterations one pass covers over arrays of `element_bytes`-byte elements (4 for
-    /// a vectorized REAL loop stepping 16 bytes); None without a step or when the step is
-    /// not a whole number of elements.
-    pub fn iterations_per_pass(&self, element_bytes: u32) -> Option<u64> {
-        let Some(step) = self.step.map(i64::unsigned_abs) else {
-            return self.mixed_iterations_per_pass();
+    /// Source iterations one pass covers when one source iteration moves each array address
+    /// by one of `strides` bytes: the one count n for which every step is n times one of them
+    /// (4 for a vectorized REAL loop stepping 16 bytes over unit strides of 4; 1 for a loop
+    /// along a row of a 100 x 100 DOUBLE PRECISION array stepping 800 bytes; 4 for REAL
+    /// elements 16 bytes a pass beside DOUBLE PRECISION ones 32). None without a step, or
+    /// when no count or several fit.
+    pub fn iterations_per_pass(&self, strides: &[u64]) -> Option<u64> {
+        let steps: Vec<u64> = match self.step {
+            Some(s) => vec![s.unsigned_abs()],
+            None if self.mixed_steps.len() > 1 => {
+                self.mixed_steps.iter().map(|s| s.unsigned_abs()).collect()
+            }
+            None => return None,
         };
-        let e = u64::from(element_bytes);
-        (e > 0 && step > 0 && step % e == 0).then_some(step / e)
-    }
-
-    /// Source iterations a pass covers when its addresses step by different amounts (a
-    /// vectorized mixed-precision loop: REAL elements 16 bytes a pass, DOUBLE PRECISION ones
-    /// 32): the one count n for which every step is n elements of 4 or of 8 bytes; None when
-    /// no count or several fit.
-    fn mixed_iterations_per_pass(&self) -> Option<u64> {
-        let steps: Vec<u64> = self.mixed_steps.iter().map(|s| s.unsigned_abs()).collect();
-        let fits = |n: u64| n > 0 && steps.iter().all(|&s| s == 4 * n || s == 8 * n);
+        let fits = |n: u64| {
+            n > 0
+                && steps
+                    .iter()
+                    .all(|&step| strides.iter().any(|&s| s * n == step))
+        };
         let counts: BTreeSet<u64> = steps
             .iter()
-            .flat_map(|&s| [s / 4, s / 8])
+            .flat_map(|&step| {
+                strides
+                    .iter()
+                    .filter(move |&&s| s > 0 && step % s == 0)
+                    .map(move |&s| step / s)
+            })
             .filter(|&n| fits(n))
             .collect();
-        match (steps.len() > 1, counts.len()) {
-            (true, 1) => counts.first().copied(),
+        match counts.len() {
+            1 => counts.first().copied(),
             _ => None,
         }
     }
 
-    /// The step of the body's addresses in bytes, the widest of mixed ones that agree on the
-    /// iterations of a pass; 0 when none is recognized. The vector body of a loop steps wider
-    /// than its scalar remainder.
+    /// The bytes of the widest step of the loop's addresses per pass: the step, or the widest
+    /// of mixed steps that agree on a count of REAL and DOUBLE PRECISION elements; 0 when
+    /// neither is known.
     pub fn widest_step(&self) -> u64 {
-        match (self.step, self.mixed_iterations_per_pass()) {
+        match (self.step, self.iterations_per_pass(&[4, 8])) {
             (Some(s), _) => s.unsigned_abs(),
             (None, Some(_)) => self
                 .mixed_steps
@@ -855,9 +862,13 @@ mod tests {
             step: Some(16),
             mixed_steps: Vec::new(),
         };
-        assert_eq!(l.iterations_per_pass(4), Some(4));
-        assert_eq!(l.iterations_per_pass(8), Some(2));
-        assert_eq!(l.iterations_per_pass(32), None);
+        assert_eq!(l.iterations_per_pass(&[4]), Some(4));
+        assert_eq!(l.iterations_per_pass(&[8]), Some(2));
+        assert_eq!(l.iterations_per_pass(&[32]), None);
+        // Along a row: a source iteration moves 16 bytes too.
+        assert_eq!(l.iterations_per_pass(&[16]), Some(1));
+        // Strides that disagree on the count say nothing.
+        assert_eq!(l.iterations_per_pass(&[4, 8]), None);
         // REAL elements 16 bytes a pass and DOUBLE PRECISION ones 32: four iterations, the
         // widest step 32; one index scaled by 4 and 8 and moved by one: one iteration.
         let mixed = |steps: &[i64]| MachineLoop {
@@ -865,13 +876,15 @@ mod tests {
             mixed_steps: steps.to_vec(),
             ..l.clone()
         };
-        assert_eq!(mixed(&[16, 32]).iterations_per_pass(8), Some(4));
+        assert_eq!(mixed(&[16, 32]).iterations_per_pass(&[4, 8]), Some(4));
         assert_eq!(mixed(&[16, 32]).widest_step(), 32);
-        assert_eq!(mixed(&[4, 8]).iterations_per_pass(4), Some(1));
-        assert_eq!(mixed(&[8, 24]).iterations_per_pass(8), None);
+        assert_eq!(mixed(&[4, 8]).iterations_per_pass(&[4, 8]), Some(1));
+        assert_eq!(mixed(&[8, 24]).iterations_per_pass(&[4, 8]), None);
+        // A row of a REAL array (400 bytes an iteration) beside a unit-stride one: one.
+        assert_eq!(mixed(&[400, 4]).iterations_per_pass(&[4, 400]), Some(1));
         // Steps that do not agree (a row walked with a column) say nothing.
         assert_eq!(mixed(&[8, 2048]).widest_step(), 0);
-        assert_eq!(mixed(&[]).iterations_per_pass(8), None);
+        assert_eq!(mixed(&[]).iterations_per_pass(&[8]), None);
     }
 
     #[test]

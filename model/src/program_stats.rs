@@ -200,6 +200,12 @@ pub struct ArrayReference {
     /// `A(IX(I))`, `I*I`, ...), the step is not a constant, or it uses another variable the
     /// loop changes.
     pub stride_bytes: Option<i64>,
+    /// Bytes the address moves from one iteration of the DO loop around this one to the
+    /// next, the inner loop's variable held (rule 21: whether the next entry comes back to
+    /// this entry's lines); None as for `stride_bytes`, when no DO loop is around, and in
+    /// older files.
+    #[serde(default)]
+    pub outer_stride_bytes: Option<i64>,
 }
 
 /// Instructions of one kind, scalar and packed (SIMD).
@@ -400,6 +406,7 @@ mod tests {
                 read: true,
                 written: false,
                 stride_bytes: None,
+                outer_stride_bytes: None,
             }],
             footprint_bytes: None,
         });

@@ -191,7 +191,11 @@
 //!     write or copy bandwidth of that level. A transpose of a 32 MiB matrix strides 16 KiB
 //!     an access: a new line from memory each time. An adjustable dummy array's extents
 //!     (`KEEP(LDK, 0:CAP)`) are the counting run's: their mean over the loop's entries gives
-//!     the strides past its first dimension and the bytes it spans.
+//!     the strides past its first dimension and the bytes it spans. A reference that takes
+//!     a line an iteration while the loop around moves it within those lines (the next row
+//!     of a column-major array) finds them again at the next entry
+//!     ([`reuses_lines_across_entries`]): it streams from the level one entry's lines fit
+//!     in, unless they fold onto a few L1 sets ([`lines_fold_in_l1`]).
 //! 22. Straight-line code of optimized builds (opcost's refinement): a basic block outside
 //!     the loops rule 17 charges lasts at least its machine instructions (one copy of its
 //!     lines, where the compiler inlined them in several places) at INST's rate
@@ -1182,6 +1186,22 @@ pub fn streamed_bytes(stride_bytes: Option<i64>, element_bytes: u32, line_bytes:
     }
 }
 
+/// Rule 21: whether a reference that moves `stride_bytes` an iteration and `outer_stride_bytes`
+/// from one entry of its loop to the next finds an entry's lines again at the next entry: it
+/// takes a line of its own every iteration (a row of a column-major array) while the loop
+/// around walks within those lines (the neighbouring row), so its lines come from the level
+/// that holds one entry's, not from the level that holds the whole array.
+pub fn reuses_lines_across_entries(
+    stride_bytes: Option<i64>,
+    outer_stride_bytes: Option<i64>,
+    line_bytes: u64,
+) -> bool {
+    match (stride_bytes, outer_stride_bytes) {
+        (Some(s), Some(o)) => s.unsigned_abs() >= line_bytes && o.unsigned_abs() < line_bytes,
+        _ => false,
+    }
+}
+
 /// Rule 28: the geometry of a set-associative first-level data cache (X-Ray's compact
 /// sequences measure it): how many sets, lines a set holds, and bytes a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1202,6 +1222,13 @@ pub struct CacheGeometry {
 /// against 2.1 with the leading dimension padded by one line; stepping 8 KiB + 64 through 1024
 /// trips, 2.9 against 2.1).
 pub fn store_waits_for_its_line(stride_bytes: i64, trips: f64, l1: CacheGeometry) -> bool {
+    lines_fold_in_l1(stride_bytes, trips, l1)
+}
+
+/// Rules 21 and 28: whether the lines a reference stepping `stride_bytes` touches over an
+/// entry's `trips` iterations fall in fewer of L1's sets than there are, and those sets' ways
+/// hold fewer lines than the entry touches: L1 cannot keep one entry's lines.
+pub fn lines_fold_in_l1(stride_bytes: i64, trips: f64, l1: CacheGeometry) -> bool {
     let stride = stride_bytes.unsigned_abs();
     if stride < l1.line_bytes || l1.sets == 0 || trips < 1.0 {
         return false;
@@ -1579,6 +1606,19 @@ pub fn reads_array(e: &Expr) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_row_comes_back_to_its_lines_when_the_loop_around_moves_within_them() {
+        use super::reuses_lines_across_entries as reuses;
+        // A row of 100 doubles, the next row one element on; a pivot row that stays.
+        assert!(reuses(Some(800), Some(8), 64));
+        assert!(reuses(Some(-800), Some(0), 64));
+        // A column (within its lines already), a row whose next is a line away, unknowns.
+        assert!(!reuses(Some(8), Some(800), 64));
+        assert!(!reuses(Some(800), Some(64), 64));
+        assert!(!reuses(None, Some(8), 64));
+        assert!(!reuses(Some(800), None, 64));
+    }
+
     #[test]
     fn a_restarted_chain_is_exposed_by_its_entries_share_of_the_window() {
         // Entries of 100 instructions, a window of 300: three more entries run beside the

@@ -339,10 +339,7 @@ fn from_machine_loops(
 ) -> Option<MachineRun> {
     let n = l.iterations?;
     let body = machine_body(l, machine_loops, statements)?;
-    let per_pass = body
-        .iterations_per_pass(element_bytes(l))
-        .unwrap_or(1)
-        .max(1);
+    let per_pass = iterations_per_pass(body, l).unwrap_or(1).max(1);
     let passes = n.div_ceil(per_pass);
     let pass = &body.pass;
     let split = |all: &FpOps, double: &FpOps| {
@@ -454,6 +451,30 @@ fn unrolled_into(m: &MachineLoop, l: &LoopStats, statements: &StatementLines) ->
         && m.lines
             .keys()
             .any(|at| !(l.first_line..=l.last_line).contains(&at.1) && own.contains(at))
+}
+
+/// Source iterations a pass of `body` covers: over the bytes each of the loop's array
+/// references moves an iteration when the analyzer knows them (a loop along a row steps a
+/// column's bytes a pass without being vectorized), else over the loop's typical element
+/// (REAL and DOUBLE PRECISION elements both for mixed steps).
+fn iterations_per_pass(body: &MachineLoop, l: &LoopStats) -> Option<u64> {
+    let strides: BTreeSet<u64> = l
+        .traffic
+        .iter()
+        .flat_map(|t| &t.references)
+        .filter_map(|r| r.stride_bytes)
+        .map(i64::unsigned_abs)
+        .filter(|&s| s > 0)
+        .collect();
+    let strides: Vec<u64> = strides.into_iter().collect();
+    let typical = match body.step {
+        Some(_) => vec![u64::from(element_bytes(l))],
+        None => vec![4, 8],
+    };
+    (!strides.is_empty())
+        .then(|| body.iterations_per_pass(&strides))
+        .flatten()
+        .or_else(|| body.iterations_per_pass(&typical))
 }
 
 /// The bytes of the loop's typical element: 8 when its counted operations are mostly on

@@ -392,7 +392,7 @@ fn busiest(
     let memory = l
         .traffic
         .as_ref()
-        .and_then(|t| hw.memory_ns(t, n))
+        .and_then(|t| hw.memory_ns(t, n, l.entries()))
         .unwrap_or(0.0);
     let conflicts = hw.store_conflicts_ns(l, n).unwrap_or(0.0);
     [
@@ -444,27 +444,67 @@ impl<'a> Hardware<'a> {
         self.xray.and_then(|x| x.cpu.as_ref())
     }
 
-    /// Rule 21: the time, ns, `iterations` of a loop with `traffic` take to stream its data
-    /// from the level they fit in; None without a known footprint or measured bandwidths.
-    fn memory_ns(&self, traffic: &LoopTraffic, iterations: f64) -> Option<f64> {
+    /// Rule 21: the time, ns, `iterations` of a loop with `traffic`, entered `entries` times,
+    /// take to stream its data from the level they fit in; None without a known footprint or
+    /// measured bandwidths. A reference that comes back to its lines at the next entry
+    /// ([`rules::reuses_lines_across_entries`]) streams from the level one entry's lines fit
+    /// in instead, an element an iteration when that is the first.
+    fn memory_ns(
+        &self,
+        traffic: &LoopTraffic,
+        iterations: f64,
+        entries: Option<u64>,
+    ) -> Option<f64> {
         let xray = self.xray?;
-        let bandwidth = xray.bandwidth_for(traffic.footprint_bytes?, &self.os_sizes)?;
+        let footprint = traffic.footprint_bytes?;
+        let bandwidth = xray.bandwidth_for(footprint, &self.os_sizes)?;
         let line = xray
             .caches
             .iter()
             .find_map(|c| c.block_bytes)
             .map_or(64, u64::from);
-        let (mut read, mut written) = (0.0, 0.0);
+        // One entry's lines: every reference's bytes an iteration, over its trips.
+        let entry_bytes = entries.filter(|&e| e > 0).map(|e| {
+            let per_iteration: f64 = traffic
+                .references
+                .iter()
+                .map(|r| rules::streamed_bytes(r.stride_bytes, r.element_bytes, line))
+                .sum();
+            (per_iteration * iterations / e as f64) as u64
+        });
+        let entry_level = entry_bytes
+            .filter(|&b| b < footprint)
+            .and_then(|b| xray.bandwidth_for(b, &self.os_sizes))
+            .filter(|b| b.level != bandwidth.level);
+        // Lines that fold onto a few sets do not stay for the next entry (rule 28's test).
+        let trips = entries.map(|e| iterations / e.max(1) as f64);
+        let keeps = |stride: Option<i64>| match (xray.l1_geometry(), stride, trips) {
+            (Some(l1), Some(s), Some(t)) => !rules::lines_fold_in_l1(s, t, l1),
+            _ => false,
+        };
+        // (read, written) bytes an iteration at the footprint's level and at the entry's.
+        let (mut whole, mut entry) = ((0.0, 0.0), (0.0, 0.0));
         for r in &traffic.references {
-            let bytes = rules::streamed_bytes(r.stride_bytes, r.element_bytes, line);
+            let reused = entry_level.is_some()
+                && rules::reuses_lines_across_entries(r.stride_bytes, r.outer_stride_bytes, line)
+                && keeps(r.stride_bytes);
+            let (to, bytes) = match (reused, entry_level.and_then(|b| b.level)) {
+                (true, Some(1)) => (&mut entry, f64::from(r.element_bytes)),
+                (true, _) => (&mut entry, line as f64),
+                (false, _) => (
+                    &mut whole,
+                    rules::streamed_bytes(r.stride_bytes, r.element_bytes, line),
+                ),
+            };
             if r.read {
-                read += bytes;
+                to.0 += bytes;
             }
             if r.written {
-                written += bytes;
+                to.1 += bytes;
             }
         }
-        Some(iterations * bandwidth.time_ns(read, written))
+        let entry_ns = entry_level.map_or(0.0, |b| b.time_ns(entry.0, entry.1));
+        Some(iterations * (bandwidth.time_ns(whole.0, whole.1) + entry_ns))
     }
 
     /// Rule 28: the time, ns, `iterations` of a loop take when each of its stores whose stride
@@ -1621,7 +1661,7 @@ mod tests {
             .max_by_key(|m| m.step.map_or(0, i64::unsigned_abs))
             .expect("a machine loop for the SAXPY");
         // 4-byte elements, a 16-byte (or wider) step: 1000 iterations in 250 passes or fewer.
-        let per_pass = body.iterations_per_pass(4).unwrap();
+        let per_pass = body.iterations_per_pass(&[4]).unwrap();
         assert!(per_pass >= 4, "{body:?}");
         let passes = 1000u64.div_ceil(per_pass);
         assert_eq!(saxpy.instructions, Some(passes * body.pass.instructions));
@@ -2019,6 +2059,46 @@ mod tests {
                     "{flags}: {small:?}"
                 );
             }
+        }
+    }
+
+    /// Rule 21: a loop along the rows of a 392 x 392 DOUBLE PRECISION matrix (1.2 MiB, beyond
+    /// L1) takes a line an iteration, but the loop around moves to the next row, within the
+    /// same lines: one entry's 392 lines (25 KiB, 49 lines apart: every set of a 32 KiB 8-way
+    /// L1) stay in L1 and the sweep streams from there. Stepping a line between rows, every
+    /// entry's lines are new ones from memory. At -O2 the
+    /// machine loop steps a column's bytes a pass for one source iteration, not 400 (rule 17).
+    #[test]
+    fn a_row_sweep_reuses_its_lines_when_the_next_row_shares_them() {
+        let mut m = machine(&[(Param::INST, 0.01, 0.0), (Param::MEMO, 0.01, 0.0)]);
+        let mut x = xray_report();
+        x.caches[0].associativity = Some(8);
+        m.xray = Some(x);
+        let source = "      PROGRAM R\n      DOUBLE PRECISION A(392,392)\n      COMMON /M/ A\n      INTEGER I, J\n      DO 20 I = 1, 392\n      DO 10 J = 1, 392\n         A(I,J) = A(I,J) + 1.0D0\n   10 CONTINUE\n   20 CONTINUE\n      DO 40 I = 1, 392, 8\n      DO 30 J = 1, 392\n         A(I,J) = A(I,J) + 2.0D0\n   30 CONTINUE\n   40 CONTINUE\n      PRINT *, A(3,5)\n      END\n";
+        let Some((_dir, _file, a)) = analyzed("rows.f", source, &m) else {
+            return;
+        };
+        for flags in ["-O0", "-O2"] {
+            let p = predicted_at(&a.stats, &mut m, flags);
+            let row = |line: u32| p.loops.iter().find(|l| l.first_line == line).unwrap();
+            let (near, far) = (row(6), row(11));
+            // 8 bytes read and 8 written an iteration at L1's copy rate (48 B/ns), against
+            // a line each way at memory's (6 B/ns).
+            assert_eq!(far.bound, LoopBound::Memory, "{flags}: {far:?}");
+            let far_want = 392.0 * 49.0 * 128.0 / 6.0 * 1e-9;
+            assert!(
+                (far.time_s - far_want).abs() < 1e-3 * far_want,
+                "{flags}: {far:?}"
+            );
+            let per_iteration = |l: &LoopPrediction| l.time_s / l.iterations as f64;
+            assert!(
+                per_iteration(near) < 0.1 * per_iteration(far),
+                "{flags}: {near:?} {far:?}"
+            );
+            assert!(
+                near.instructions.unwrap_or(0) >= near.iterations,
+                "{flags}: {near:?}"
+            );
         }
     }
 

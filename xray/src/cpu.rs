@@ -115,7 +115,7 @@ pub fn packed_shape(
     };
     let lanes = u64::from(width / element_bytes);
     let elements = timed
-        .iterations_per_pass(element_bytes)
+        .iterations_per_pass(&[u64::from(element_bytes)])
         .ok_or("its loop's step per pass is not recognized")?;
     if packed * lanes != ops_per_element * elements {
         return Err(format!(
