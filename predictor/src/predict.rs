@@ -224,10 +224,12 @@ fn charge_loop(
     // A recurrence spanning k iterations waits its latency once every k iterations; one that
     // restarts at every entry shows only the share the window does not overlap (rule 27).
     // The window: the characterized WIND (rule 19) where its test ran; at optimizing flags,
-    // whose compiler empties that test, X-Ray's out-of-order window (issue 27).
+    // whose compiler empties that test (a file may keep it as an unmeasured 0: no window),
+    // X-Ray's out-of-order window (issue 27).
     let window = table
         .get(&Param::WIND)
         .map(|w| w.0)
+        .filter(|&w| w > 0.0)
         .or_else(|| hw.window())
         .unwrap_or(0.0);
     let restarted_share = restarted_share(l, window);
@@ -1550,6 +1552,15 @@ mod tests {
         });
         let p = predict_part("U", &body, &[&l], &o0);
         assert!((p.time.mean_ns - 400.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // WIND kept as unmeasured (its test emptied: 0 instructions in flight) is no window:
+        // X-Ray's stands.
+        let mut emptied = with_xray.clone();
+        let mut wind = o0.parameters.last().unwrap().clone();
+        wind.estimate.mean_ns = 0.0;
+        wind.unmeasured = Some("the compiler emitted no instruction for its test".into());
+        emptied.parameters.push(wind);
+        let p = predict_part("U", &body, &[&l], &emptied);
+        assert!((p.time.mean_ns - 320.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
     #[test]
