@@ -13,7 +13,7 @@
 use crate::analysis::{sexpr_text, Program};
 use crate::extents::MeasuredExtents;
 use crate::symbols::Symbols;
-use crate::syntax::{Arg, BOp, SExpr, Stmt, UOp};
+use crate::syntax::{Arg, BOp, DoControl, SExpr, Stmt, UOp};
 use model::program_stats::{ArrayReference, LoopTraffic};
 use std::collections::{HashMap, HashSet};
 
@@ -36,13 +36,7 @@ pub fn loop_traffic(
         .collect::<Option<_>>()?;
     // A DO statement's control is evaluated once, before the iterations.
     let (index, body) = match stmts.first() {
-        Some(Stmt::Do(_, ctrl)) => {
-            let step = match &ctrl.step {
-                None => Some(1),
-                Some(e) => sym.constant_int(e),
-            };
-            (Some((ctrl.var.to_ascii_uppercase(), step)), &stmts[1..])
-        }
+        Some(Stmt::Do(_, ctrl)) => (Some(do_index(sym, ctrl)), &stmts[1..]),
         _ => (None, &stmts[..]),
     };
     // A jump inside the body (the loop's own closing GO TO aside) may skip an assignment.
@@ -129,14 +123,17 @@ fn enclosing_do(
             return None;
         }
         let end = crate::analysis::loop_end(prog, i, *label, unit_end)?;
-        (end >= last).then(|| {
-            let step = match &ctrl.step {
-                None => Some(1),
-                Some(e) => sym.constant_int(e),
-            };
-            (ctrl.var.to_ascii_uppercase(), step)
-        })
+        (end >= last).then(|| do_index(sym, ctrl))
     })
+}
+
+/// A DO statement's variable (upper case) and its step when constant (1 when omitted).
+fn do_index(sym: &Symbols, ctrl: &DoControl) -> (String, Option<i64>) {
+    let step = match &ctrl.step {
+        None => Some(1),
+        Some(e) => sym.constant_int(e),
+    };
+    (ctrl.var.to_ascii_uppercase(), step)
 }
 
 /// One distinct element reference: the array, its subscripts, how it is used.

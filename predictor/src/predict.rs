@@ -465,22 +465,23 @@ impl<'a> Hardware<'a> {
             .iter()
             .find_map(|c| c.block_bytes)
             .map_or(64, u64::from);
+        let trips = entries.filter(|&e| e > 0).map(|e| iterations / e as f64);
         // One entry's lines: every reference's bytes an iteration, over its trips.
-        let entry_bytes = entries.filter(|&e| e > 0).map(|e| {
+        let entry_bytes = trips.map(|t| {
             let per_iteration: f64 = traffic
                 .references
                 .iter()
                 .map(|r| rules::streamed_bytes(r.stride_bytes, r.element_bytes, line))
                 .sum();
-            (per_iteration * iterations / e as f64) as u64
+            (per_iteration * t) as u64
         });
         let entry_level = entry_bytes
             .filter(|&b| b < footprint)
             .and_then(|b| xray.bandwidth_for(b, &self.os_sizes))
             .filter(|b| b.level != bandwidth.level);
         // Lines that fold onto a few sets do not stay for the next entry (rule 28's test).
-        let trips = entries.map(|e| iterations / e.max(1) as f64);
-        let keeps = |stride: Option<i64>| match (xray.l1_geometry(), stride, trips) {
+        let l1 = xray.l1_geometry();
+        let keeps = |stride: Option<i64>| match (l1, stride, trips) {
             (Some(l1), Some(s), Some(t)) => !rules::lines_fold_in_l1(s, t, l1),
             _ => false,
         };
