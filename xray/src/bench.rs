@@ -70,8 +70,13 @@ pub const BUFFER_SOURCE: (&str, &str, &[&str]) =
     ("buffer.f90", include_str!("fortran/buffer.f90"), &["-O2"]);
 
 /// Run a generated program with `input` on standard input under `limit`; its standard output.
+/// Its stack may grow to the hard limit, as the programs' own runs' may: flang-new 16 puts
+/// the window program's arrays on the stack, past the usual 8 MB.
 pub fn run(exe: &Path, args: &[String], input: &str, limit: Duration) -> Result<String, XrayError> {
-    let out = harness::run_limited(Command::new(exe).args(args), limit, Some(input.as_bytes()))
+    let mut cmd = Command::new(exe);
+    cmd.args(args);
+    harness::raise_stack_limit(&mut cmd);
+    let out = harness::run_limited(&mut cmd, limit, Some(input.as_bytes()))
         .map_err(|e| XrayError::Run(e.to_string()))?;
     if !out.success() {
         return Err(XrayError::Run(format!(
