@@ -280,17 +280,30 @@ mod tests {
 mod path_tests {
     use super::*;
 
+    /// The system's gfortran, and `text` written to `name` in a fresh folder; None (the test
+    /// is skipped) without gfortran.
+    fn compiler_and_source(
+        name: &str,
+        text: &str,
+    ) -> Option<(Compiler, tempfile::TempDir, PathBuf)> {
+        let Ok(c) = Compiler::find(None, &[]) else {
+            eprintln!("skipping: gfortran is not installed");
+            return None;
+        };
+        let d = tempfile::tempdir().unwrap();
+        let src = d.path().join(name);
+        std::fs::write(&src, text).unwrap();
+        Some((c, d, src))
+    }
+
     /// A flag of the harness's own that the compiler refuses (X-Ray's -ftree-vectorize under
     /// flang-new 19) is left out; a flag the user gave is not.
     #[test]
     fn a_tuning_flag_the_compiler_does_not_know_is_left_out_but_not_the_users() {
-        let Ok(c) = Compiler::find(None, &[]) else {
-            eprintln!("skipping: gfortran is not installed");
+        let source = "      X = 1.0\n      PRINT *, X\n      END\n";
+        let Some((c, d, src)) = compiler_and_source("p.f", source) else {
             return;
         };
-        let d = tempfile::tempdir().unwrap();
-        let src = d.path().join("p.f");
-        std::fs::write(&src, "      X = 1.0\n      PRINT *, X\n      END\n").unwrap();
         let obj = d.path().join("p.o");
         c.compile_object(&src, &obj, &["-O1", "-fno-such-tuning-flag"])
             .unwrap();
@@ -308,14 +321,10 @@ mod path_tests {
     /// cannot assemble) is assembled by the system's assembler when the compiler fails.
     #[test]
     fn a_listing_the_compiler_cannot_assemble_is_assembled_by_the_system() {
-        let Ok(c) = Compiler::find(None, &[]) else {
-            eprintln!("skipping: gfortran is not installed");
+        let listing = "\t.text\n\t.globl\tseven_\n\t.type\tseven_,@function\nseven_:\n\t.file\t1 \"/tmp\" \"seven.f\"\n\t.loc\t1 1 0\n\tmovl\t$7, %eax\n\tret\n\t.size\tseven_, .-seven_\n\t.section\t\".note.GNU-stack\",\"\",@progbits\n";
+        let Some((c, d, src)) = compiler_and_source("seven.s", listing) else {
             return;
         };
-        let d = tempfile::tempdir().unwrap();
-        let src = d.path().join("seven.s");
-        let listing = "\t.text\n\t.globl\tseven_\n\t.type\tseven_,@function\nseven_:\n\t.file\t1 \"/tmp\" \"seven.f\"\n\t.loc\t1 1 0\n\tmovl\t$7, %eax\n\tret\n\t.size\tseven_, .-seven_\n\t.section\t\".note.GNU-stack\",\"\",@progbits\n";
-        std::fs::write(&src, listing).unwrap();
         let obj = d.path().join("seven.o");
         c.compile_object(&src, &obj, &[]).unwrap();
         assert!(std::fs::metadata(&obj).unwrap().len() > 0);
