@@ -130,6 +130,12 @@ pub struct LoopStats {
     /// straight-line code.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub instructions_include_callees: bool,
+    /// Whether `instructions` were read from the machine loop an optimizing compiler made of
+    /// the loop (rule 17 for optimized builds), set by the predictor: a vector body runs
+    /// several iterations a pass, so fewer instructions than iterations is no sign there that
+    /// the loop's lines were missing from the assembly.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub instructions_from_machine_loop: bool,
 }
 
 /// A unit a loop enters through its calls: how often for the loop, and how often over the
@@ -249,16 +255,20 @@ impl DividerInstructions {
 
 impl LoopStats {
     /// Whether rule 17 charges the loop by its instructions: no calls left in its body (or
-    /// only calls whose callees' instructions it counts), and its instructions known (fewer
-    /// than its iterations means its lines were not found in the assembly: an iteration is at
-    /// least a compare and a branch).
+    /// only calls whose callees' instructions it counts), and its instructions known: read
+    /// from its machine loop, or counted by line and at least its iterations (fewer means its
+    /// lines were not found in the assembly: an iteration is at least a compare and a branch).
     pub fn charged_by_instructions(&self) -> bool {
         let calls = self
             .body_counts
             .as_ref()
             .is_some_and(|b| b.params.contains_key(&crate::Param::PROC));
-        (!calls || self.instructions_include_callees)
-            && self.instructions.unwrap_or(0) >= self.iterations.unwrap_or(u64::MAX)
+        let known = match self.instructions {
+            Some(n) if self.instructions_from_machine_loop => n > 0,
+            Some(n) => n >= self.iterations.unwrap_or(u64::MAX),
+            None => false,
+        };
+        (!calls || self.instructions_include_callees) && known
     }
 
     /// Each recurrence with the iterations it spans (rule 14) and whether it restarts at every

@@ -72,6 +72,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         l.memory_instructions = None;
         l.divider_instructions = None;
         l.instructions_include_callees = false;
+        l.instructions_from_machine_loop = false;
     }
     for b in &mut stats.blocks {
         b.instructions = None;
@@ -202,6 +203,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
     // callee inlined into it) are paid by that loop, not again as straight-line code.
     let mut paid = BTreeSet::new();
     for (l, (all, memory, divider, body_lines)) in stats.loops.iter_mut().zip(counted) {
+        l.instructions_from_machine_loop = !body_lines.is_empty();
         l.instructions = all;
         l.memory_instructions = memory;
         l.divider_instructions = divider;

@@ -287,9 +287,8 @@ fn charge_loop(
         summed_ns: thr,
         bound,
     };
-    // Rule 17: a loop without calls whose instructions are known is charged by them. Fewer
-    // instructions than iterations means its lines were not found in the assembly (an
-    // iteration is at least a compare and a branch): its operations' sum stands.
+    // Rule 17: a loop without calls whose instructions are known is charged by them
+    // (`LoopStats::charged_by_instructions`); else its operations' sum stands.
     let charged_by_issue = issue.filter(|_| l.charged_by_instructions());
     if let Some(b) = charged_by_issue {
         let of =
@@ -1272,6 +1271,7 @@ mod tests {
             traffic: None,
             callees: Vec::new(),
             instructions_include_callees: false,
+            instructions_from_machine_loop: false,
         };
         (body, l)
     }
@@ -1683,6 +1683,40 @@ mod tests {
         );
         // Fewer instructions than iterations times the -O0 statement's dozen.
         assert!(saxpy.instructions.unwrap() < 1000 * 4, "{saxpy:?}");
+    }
+
+    /// Rule 17 for optimized builds: a vector body that covers eight source iterations in a
+    /// pass of four instructions runs fewer instructions than iterations, yet its lines were
+    /// found: the loop is charged by them, and its line is not charged again as straight-line
+    /// code (rule 22) at its one copy's instructions an iteration.
+    #[test]
+    fn a_vector_loop_of_fewer_instructions_than_iterations_is_charged_by_them_once() {
+        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
+        let source = "      PROGRAM V\n      INTEGER*2 K(4000)\n      INTEGER I, J, S\n      S = 0\n      DO 20 J = 1, 100\n         DO 10 I = 1, 4000\n            K(I) = 3\n   10    CONTINUE\n         S = S + K(J)\n   20 CONTINUE\n      PRINT *, S\n      END\n";
+        let Some((_dir, _file, a)) = analyzed("v2.f", source, &m) else {
+            return;
+        };
+        let mut stats = a.stats.clone();
+        m.compiler.flags = vec!["-O3".into()];
+        crate::issue::fit_to_build(&mut stats, &m).unwrap();
+        let l = stats.loops.iter().find(|l| l.first_line == 6).unwrap();
+        assert!(l.instructions_from_machine_loop, "{l:?}");
+        assert!(l.instructions < l.iterations, "{l:?}");
+        assert!(l.charged_by_instructions(), "{l:?}");
+        let store = stats.blocks.iter().find(|b| b.first_line == 7).unwrap();
+        assert_eq!(store.instructions, None, "{store:?}");
+        // The whole prediction issues no more than the vector loop's instructions and the
+        // outer loop's few a pass.
+        let p = predict(&stats, &m);
+        let issued: f64 = p
+            .total
+            .rows
+            .iter()
+            .filter(|r| r.mnemonic == Param::INST)
+            .map(|r| r.times_executed)
+            .sum();
+        let bound = l.instructions.unwrap() as f64 + 100.0 * 20.0;
+        assert!(issued <= bound, "{issued} > {bound}");
     }
 
     /// Rule 20: a small subroutine called in a loop is inlined at -O2, where its call and
