@@ -461,7 +461,7 @@ fn loop_stats(
                     .map(|w| w.entries_of(prog, l.first..=l.last))
                     .unwrap_or_default(),
                 instructions_include_callees: false,
-                instructions_from_machine_loop: false,
+                instructions_as_built: false,
             }
         })
         .collect()

@@ -16,6 +16,9 @@ pub struct EmittedCalls {
     /// Calls of the C library's `sincos` (DOUBLE PRECISION) and `sincosf` (REAL): a sine and
     /// a cosine of one argument that the compiler computes together.
     sincos: BTreeMap<(String, u32), (u64, u64)>,
+    /// Calls (or tail jumps) of the C library's `memset`, `memcpy` and `memmove`: a loop
+    /// that fills or copies an array, which the compiler replaced by one call an entry.
+    block_moves: BTreeMap<(String, u32), u64>,
 }
 
 impl EmittedCalls {
@@ -24,6 +27,7 @@ impl EmittedCalls {
     pub fn parse(asm: &str) -> EmittedCalls {
         let mut by_line = BTreeMap::new();
         let mut sincos = BTreeMap::new();
+        let mut block_moves = BTreeMap::new();
         for f in functions(asm) {
             for i in &f.insns {
                 let is_call = i.mnemonic.starts_with("call")
@@ -33,6 +37,9 @@ impl EmittedCalls {
                 let Some(at) = &i.at else { continue };
                 if is_call && is_fortran_procedure(target) {
                     *by_line.entry(at.clone()).or_insert(0) += 1;
+                }
+                if is_call && is_block_move(target) {
+                    *block_moves.entry(at.clone()).or_insert(0) += 1;
                 }
                 let joined = match target.split('@').next() {
                     Some("sincos") => (1, 0),
@@ -46,7 +53,11 @@ impl EmittedCalls {
                 }
             }
         }
-        EmittedCalls { by_line, sincos }
+        EmittedCalls {
+            by_line,
+            sincos,
+            block_moves,
+        }
     }
 
     /// Add another file's calls (a program of several files).
@@ -59,25 +70,45 @@ impl EmittedCalls {
             e.0 += d;
             e.1 += s;
         }
+        for (k, n) in other.block_moves {
+            *self.block_moves.entry(k).or_insert(0) += n;
+        }
+    }
+
+    /// The calls of `memset`, `memcpy` and `memmove` emitted for `lines` of `file`.
+    pub fn block_moves_within(&self, file: &str, lines: RangeInclusive<u32>) -> u64 {
+        on_lines(&self.block_moves, file, lines).sum()
     }
 
     /// The `sincos` (DOUBLE PRECISION) and `sincosf` (REAL) calls emitted for `lines` of
     /// `file`: each a sine and a cosine of one argument joined into one call.
     pub fn sincos_within(&self, file: &str, lines: RangeInclusive<u32>) -> (u64, u64) {
-        let name = crate::assembly::file_name(file);
-        self.sincos
-            .range((name.clone(), *lines.start())..=(name, *lines.end()))
-            .fold((0, 0), |acc, (_, &(d, s))| (acc.0 + d, acc.1 + s))
+        on_lines(&self.sincos, file, lines).fold((0, 0), |acc, &(d, s)| (acc.0 + d, acc.1 + s))
     }
 
     /// The calls emitted for `lines` of `file` (matched by file name, without directories).
     pub fn within(&self, file: &str, lines: RangeInclusive<u32>) -> u64 {
-        let name = crate::assembly::file_name(file);
-        self.by_line
-            .range((name.clone(), *lines.start())..=(name, *lines.end()))
-            .map(|(_, n)| n)
-            .sum()
+        on_lines(&self.by_line, file, lines).sum()
     }
+}
+
+/// The values of `map` on `lines` of `file` (matched by file name, without directories).
+fn on_lines<'a, V>(
+    map: &'a BTreeMap<(String, u32), V>,
+    file: &str,
+    lines: RangeInclusive<u32>,
+) -> impl Iterator<Item = &'a V> {
+    let name = crate::assembly::file_name(file);
+    map.range((name.clone(), *lines.start())..=(name, *lines.end()))
+        .map(|(_, v)| v)
+}
+
+/// The C library's fill and copy routines, which both compilers call in place of a loop
+/// that fills or copies an array (GCC's `-ftree-loop-distribute-patterns`, LLVM's loop
+/// idiom recognition).
+pub fn is_block_move(target: &str) -> bool {
+    let name = target.split('@').next().unwrap_or(target);
+    matches!(name, "memset" | "memcpy" | "memmove")
 }
 
 /// A procedure compiled from Fortran: gfortran names `SUB` `sub_` (a clone GCC made of it
@@ -112,6 +143,7 @@ mod tests {
              \t.loc 1 13 7\n\tjmp\tlast_\n",
         );
         let c = EmittedCalls::parse(&asm);
+        assert_eq!(c.block_moves_within("p.f", 10..=13), 0);
         assert_eq!(c.within("p.f", 10..=10), 1);
         assert_eq!(c.within("dir/p.f", 11..=11), 1);
         assert_eq!(c.within("p.f", 12..=12), 0);
@@ -119,6 +151,22 @@ mod tests {
         assert_eq!(c.within("p.f", 1..=100), 3);
         assert_eq!(c.within("q.f", 1..=100), 0);
         assert_eq!(c.sincos_within("p.f", 1..=100), (0, 0));
+    }
+
+    /// A loop the compiler replaced by `memset`, `memcpy` or `memmove`, called or tail-jumped
+    /// to, under the loop's line; such calls are not the program's procedures.
+    #[test]
+    fn fills_and_copies_of_the_c_library_count_under_their_line() {
+        let asm = listing(
+            "\t.loc 1 30 7\n\tcall\tmemset@PLT\n\
+             \t.loc 1 31 7\n\tcall\tmemcpy\n\tjmp\tmemmove@PLT\n\
+             \t.loc 1 32 7\n\tcall\tmemcmp@PLT\n",
+        );
+        let c = EmittedCalls::parse(&asm);
+        assert_eq!(c.block_moves_within("p.f", 30..=30), 1);
+        assert_eq!(c.block_moves_within("dir/p.f", 31..=31), 2);
+        assert_eq!(c.block_moves_within("p.f", 32..=32), 0);
+        assert_eq!(c.within("p.f", 30..=32), 0);
     }
 
     #[test]

@@ -157,7 +157,7 @@ impl MachineLoop {
     }
 
     /// The body's located instructions on `lines` of `file`, and all of them.
-    fn share_in(&self, file: &str, lines: &RangeInclusive<u32>) -> (u64, u64) {
+    pub fn share_in(&self, file: &str, lines: &RangeInclusive<u32>) -> (u64, u64) {
         let file = file_name(file);
         let inside = self
             .lines

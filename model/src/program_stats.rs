@@ -130,12 +130,13 @@ pub struct LoopStats {
     /// straight-line code.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub instructions_include_callees: bool,
-    /// Whether `instructions` were read from the machine loop an optimizing compiler made of
-    /// the loop (rule 17 for optimized builds), set by the predictor: a vector body runs
-    /// several iterations a pass, so fewer instructions than iterations is no sign there that
-    /// the loop's lines were missing from the assembly.
+    /// Whether `instructions` count the loop as an optimizing compiler built it (rule 17 for
+    /// optimized builds), set by the predictor: its machine loop's passes, or one copy of its
+    /// lines an entry where it has none (unrolled completely, or replaced by a call that
+    /// fills or copies its array). A vector body runs several iterations a pass, so fewer
+    /// instructions than iterations is then no sign that its lines were missing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub instructions_from_machine_loop: bool,
+    pub instructions_as_built: bool,
 }
 
 /// A unit a loop enters through its calls: how often for the loop, and how often over the
@@ -256,7 +257,7 @@ impl DividerInstructions {
 impl LoopStats {
     /// Whether rule 17 charges the loop by its instructions: no calls left in its body (or
     /// only calls whose callees' instructions it counts), and its instructions known: read
-    /// from its machine loop, or counted by line and at least its iterations (fewer means its
+    /// from the loop as built, or counted by line and at least its iterations (fewer means its
     /// lines were not found in the assembly: an iteration is at least a compare and a branch).
     pub fn charged_by_instructions(&self) -> bool {
         let calls = self
@@ -264,7 +265,7 @@ impl LoopStats {
             .as_ref()
             .is_some_and(|b| b.params.contains_key(&crate::Param::PROC));
         let known = match self.instructions {
-            Some(n) if self.instructions_from_machine_loop => n > 0,
+            Some(n) if self.instructions_as_built => n > 0,
             Some(n) => n >= self.iterations.unwrap_or(u64::MAX),
             None => false,
         };

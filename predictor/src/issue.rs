@@ -7,7 +7,7 @@ use harness::{
     loops_of_source_loop, CompileError, Compiler, CompilerError, EmittedCalls, FpOps,
     LineInstructions, MachineLoop, OneCopy,
 };
-use model::catalogue::Precision;
+use model::catalogue::{Operation, Precision};
 use model::characterization::Characterization;
 use model::program_stats::{DividerInstructions, LoopStats, ScalarPacked};
 use model::{rules, ProgramStats};
@@ -72,7 +72,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         l.memory_instructions = None;
         l.divider_instructions = None;
         l.instructions_include_callees = false;
-        l.instructions_from_machine_loop = false;
+        l.instructions_as_built = false;
     }
     for b in &mut stats.blocks {
         b.instructions = None;
@@ -154,32 +154,41 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
             },
         ))
     };
-    // Rule 17 for optimized builds: a DO loop without a machine loop was unrolled completely:
-    // one copy of its lines per entry, and no loop control.
+    // Rule 17 for optimized builds: a DO loop without a machine loop was unrolled completely
+    // or replaced by a library call that fills or copies its array: one copy of its lines
+    // per entry, and no loop control.
     let mut unrolled = Vec::new();
-    let counted: Vec<_> = stats
+    let counted: Vec<Counted> = stats
         .loops
         .iter()
-        .map(
-            |l| match from_machine_loops(l, &machine_loops, &statements) {
-                Some(run) => (
-                    Some(run.instructions),
-                    Some(run.memory),
-                    Some(run.divider),
-                    run.lines,
-                ),
-                None => match optimized
-                    .then(|| unrolled_instructions(l, &one_copy))
-                    .flatten()
-                {
-                    Some(n) => {
-                        unrolled.push((l.file.clone(), l.first_line..=l.last_line));
-                        (Some(n), None, None, Vec::new())
-                    }
-                    None => (count(l, &lines), count(l, &memory), None, Vec::new()),
-                },
-            },
-        )
+        .map(|l| {
+            if let Some(run) = from_machine_loops(l, &machine_loops, &statements) {
+                return Counted {
+                    all: Some(run.instructions),
+                    memory: Some(run.memory),
+                    divider: Some(run.divider),
+                    body_lines: run.lines,
+                    as_built: true,
+                };
+            }
+            let replaced = || calls.block_moves_within(&l.file, l.first_line..=l.last_line) > 0;
+            let once_an_entry = optimized
+                .then(|| unrolled_instructions(l, &one_copy, replaced()))
+                .flatten();
+            if let Some(n) = once_an_entry {
+                unrolled.push((l.file.clone(), l.first_line..=l.last_line));
+                return Counted {
+                    all: Some(n),
+                    as_built: true,
+                    ..Counted::default()
+                };
+            }
+            Counted {
+                all: count(l, &lines),
+                memory: count(l, &memory),
+                ..Counted::default()
+            }
+        })
         .collect();
     if !unrolled.is_empty() {
         crate::inlining::drop_unrolled_loop_control(stats, &unrolled);
@@ -188,7 +197,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         // Rules 17 and 20 for optimized builds: a loop whose machine loop kept none of its
         // calls runs its callees' instructions as its own, and its calls cost nothing.
         for (l, c) in stats.loops.iter_mut().zip(&counted) {
-            let from_machine_loop = !c.3.is_empty();
+            let from_machine_loop = !c.body_lines.is_empty();
             if from_machine_loop && calls.within(&l.file, l.first_line..=l.last_line) == 0 {
                 if let Some(body) = l.body_counts.as_mut() {
                     *body = body.minus(&crate::inlining::call_charges(body));
@@ -202,13 +211,13 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
     // Rule 22: the lines whose instructions run inside a loop charged by its instructions (a
     // callee inlined into it) are paid by that loop, not again as straight-line code.
     let mut paid = BTreeSet::new();
-    for (l, (all, memory, divider, body_lines)) in stats.loops.iter_mut().zip(counted) {
-        l.instructions_from_machine_loop = !body_lines.is_empty();
-        l.instructions = all;
-        l.memory_instructions = memory;
-        l.divider_instructions = divider;
+    for (l, c) in stats.loops.iter_mut().zip(counted) {
+        l.instructions_as_built = c.as_built;
+        l.instructions = c.all;
+        l.memory_instructions = c.memory;
+        l.divider_instructions = c.divider;
         if l.charged_by_instructions() {
-            paid.extend(body_lines);
+            paid.extend(c.body_lines);
         }
     }
     // Rule 22: every other block's instructions, one copy of its lines.
@@ -227,12 +236,17 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
     Ok(())
 }
 
-type Counted = (
-    Option<u64>,
-    Option<u64>,
-    Option<DividerInstructions>,
-    Vec<(String, u32)>,
-);
+/// A loop's instructions as the build runs it (rule 17): all of them and those that access
+/// memory, its divisions and square roots, the lines of its machine loop, and whether they
+/// were read from the loop as built (see [`LoopStats::instructions_as_built`]).
+#[derive(Default)]
+struct Counted {
+    all: Option<u64>,
+    memory: Option<u64>,
+    divider: Option<DividerInstructions>,
+    body_lines: Vec<(String, u32)>,
+    as_built: bool,
+}
 
 /// Rule 17, widened (builds that do not optimize): a loop whose calls enter only
 /// straight-line units (no loop of their own) counts their instructions too, its share of
@@ -284,10 +298,14 @@ fn with_leaf_callees(
         .iter_mut()
         .zip(counted)
         .zip(extra)
-        .map(|((l, c), e)| match (e, c.0, c.1) {
+        .map(|((l, c), e)| match (e, c.all, c.memory) {
             (Some((all, mem)), Some(own), Some(own_mem)) => {
                 l.instructions_include_callees = true;
-                (Some(own + all), Some(own_mem + mem), c.2, c.3)
+                Counted {
+                    all: Some(own + all),
+                    memory: Some(own_mem + mem),
+                    ..c
+                }
             }
             _ => c,
         })
@@ -295,14 +313,18 @@ fn with_leaf_callees(
 }
 
 /// Rule 17 for optimized builds: the instructions of a DO loop without a machine loop when
-/// it is short enough to have been unrolled completely (one copy of its lines an entry);
-/// None for a loop without a DO or a longer one.
-fn unrolled_instructions(l: &LoopStats, one_copy: &OneCopy) -> Option<u64> {
+/// it runs its lines once an entry: unrolled completely (see
+/// [`rules::unrolled_loop_instructions`]), or `replaced` by a call that fills or copies its
+/// array; None for a loop without a DO or one that neither.
+fn unrolled_instructions(l: &LoopStats, one_copy: &OneCopy, replaced: bool) -> Option<u64> {
     let body = l.body_counts.as_ref()?;
     let entries = body.get(model::Param::LOIN) + body.get(model::Param::LOIX);
     let copy = (l.first_line..=l.last_line)
         .map(|line| one_copy.at(&l.file, line, &l.unit))
         .sum();
+    if replaced && entries > 0 {
+        return Some(copy * entries);
+    }
     rules::unrolled_loop_instructions(copy, l.iterations?, entries)
 }
 
@@ -383,15 +405,30 @@ fn from_machine_loops(
 
 /// The machine loop that runs a source loop's iterations: of those the compiler made of it,
 /// the widest-stepping (a vectorized body beside its scalar remainder); None when it has none.
+/// Neither a loop the source loop was unrolled into nor one around the call that replaced
+/// it: a pass that calls `memmove` (`memcpy`, `memset`) on addresses that do not move is the
+/// caller's loop, most of whose instructions lie on the copy's line (the call and the
+/// registers it spills around it), and the copy's iterations run inside the library.
 fn machine_body<'a>(
     l: &LoopStats,
     machine_loops: &'a [MachineLoop],
     statements: &StatementLines,
 ) -> Option<&'a MachineLoop> {
+    let around_a_block_move = |m: &MachineLoop| {
+        m.step.is_none()
+            && m.mixed_steps.is_empty()
+            && m.pass
+                .calls
+                .iter()
+                .any(|c| harness::calls::is_block_move(c))
+    };
     loops_of_source_loop(machine_loops, &l.file, l.first_line..=l.last_line)
         .into_iter()
-        .filter(|m| !unrolled_into(m, l, statements))
-        .max_by_key(|m| m.widest_step())
+        .filter(|m| !unrolled_into(m, l, statements) && !around_a_block_move(m))
+        .max_by_key(|m| match m.widest_step() {
+            0 => iterations_per_packed_pass(m, l).unwrap_or(0) * u64::from(element_bytes(l)),
+            bytes => bytes,
+        })
 }
 
 /// The (file name, line) of each unit's executable statements other than DO, CONTINUE and
@@ -449,7 +486,8 @@ fn unrolled_into(m: &MachineLoop, l: &LoopStats, statements: &StatementLines) ->
     let Some(own) = statements.get(&l.unit) else {
         return false;
     };
-    rules::short_enough_to_unroll(n, entries)
+    let (copy, _) = m.share_in(&l.file, &(l.first_line..=l.last_line));
+    rules::unrolled_completely(n, entries, copy)
         && m.lines
             .keys()
             .any(|at| !(l.first_line..=l.last_line).contains(&at.1) && own.contains(at))
@@ -477,6 +515,44 @@ fn iterations_per_pass(body: &MachineLoop, l: &LoopStats) -> Option<u64> {
         .then(|| body.iterations_per_pass(&strides))
         .flatten()
         .or_else(|| body.iterations_per_pass(&typical))
+        .or_else(|| iterations_per_packed_pass(body, l))
+}
+
+/// Source iterations a pass of a vector body covers when its addresses' step is not
+/// recognized (LLVM steps a scaled index by a register: `addq %rsi, %r14; sarq $29`): the
+/// real additions, multiplications and divisions its packed instructions do, in elements of
+/// the loop's typical size (a fused multiply-add two), over those of one source iteration.
+/// None for a body without packed arithmetic or a loop without any.
+fn iterations_per_packed_pass(body: &MachineLoop, l: &LoopStats) -> Option<u64> {
+    let fp = &body.pass.fp;
+    fp.widest()?;
+    let element = u64::from(element_bytes(l));
+    let elements = |o: &harness::FpOps| {
+        o.scalar
+            + o.packed
+                .iter()
+                .map(|(&bytes, &n)| n * (u64::from(bytes) / element).max(1))
+                .sum::<u64>()
+    };
+    let done = elements(fp) + elements(&body.pass.fma);
+    let body_counts = l.body_counts.as_ref()?;
+    let arithmetic: u64 = body_counts
+        .params
+        .iter()
+        .filter(|(p, _)| {
+            let d = p.def();
+            d.precision != Precision::None
+                && matches!(
+                    d.operation,
+                    Operation::Add | Operation::Multiply | Operation::Divide
+                )
+        })
+        .map(|(_, &c)| c)
+        .sum();
+    let per_iteration = arithmetic as f64 / l.iterations? as f64;
+    (per_iteration > 0.0)
+        .then(|| (done as f64 / per_iteration).round() as u64)
+        .filter(|&n| n > 1)
 }
 
 /// The bytes of the loop's typical element: 8 when its counted operations are mostly on

@@ -1271,7 +1271,7 @@ mod tests {
             traffic: None,
             callees: Vec::new(),
             instructions_include_callees: false,
-            instructions_from_machine_loop: false,
+            instructions_as_built: false,
         };
         (body, l)
     }
@@ -1700,7 +1700,7 @@ mod tests {
         m.compiler.flags = vec!["-O3".into()];
         crate::issue::fit_to_build(&mut stats, &m).unwrap();
         let l = stats.loops.iter().find(|l| l.first_line == 6).unwrap();
-        assert!(l.instructions_from_machine_loop, "{l:?}");
+        assert!(l.instructions_as_built, "{l:?}");
         assert!(l.instructions < l.iterations, "{l:?}");
         assert!(l.charged_by_instructions(), "{l:?}");
         let store = stats.blocks.iter().find(|b| b.first_line == 7).unwrap();
@@ -1717,6 +1717,33 @@ mod tests {
             .sum();
         let bound = l.instructions.unwrap() as f64 + 100.0 * 20.0;
         assert!(issued <= bound, "{issued} > {bound}");
+    }
+
+    /// Rule 17 for optimized builds: gfortran -O2 replaces a copy loop by `memmove` (its
+    /// inlined copy's call runs in the caller's loop, most of whose instructions lie on the
+    /// copy's line): the copy loop has no machine loop of its own, runs its lines once an
+    /// entry and is charged by them, and its iterations by the memory bound.
+    #[test]
+    fn a_loop_replaced_by_a_library_copy_runs_its_lines_once_an_entry() {
+        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
+        let source = "      PROGRAM CP\n      REAL A(1000), B(1000)\n      COMMON /V/ A, B\n      INTEGER I, K\n      DO 5 I = 1, 1000\n         B(I) = I\n    5 CONTINUE\n      DO 20 K = 501, 1000\n         CALL VCOPY(K)\n   20 CONTINUE\n      PRINT *, A(17)\n      END\n      SUBROUTINE VCOPY(L)\n      INTEGER L, I\n      REAL A(1000), B(1000)\n      COMMON /V/ A, B\n      DO 10 I = 1, L\n         A(I) = B(I)\n   10 CONTINUE\n      END\n";
+        let Some((_dir, _file, a)) = analyzed("cp.f", source, &m) else {
+            return;
+        };
+        let mut stats = a.stats.clone();
+        m.compiler.flags = vec!["-O2".into()];
+        crate::issue::fit_to_build(&mut stats, &m).unwrap();
+        let l = stats.loops.iter().find(|l| l.first_line == 17).unwrap();
+        let entries = 500;
+        assert_eq!(l.iterations, Some((501..=1000).sum::<u64>()));
+        assert!(l.instructions_as_built, "{l:?}");
+        assert!(l.charged_by_instructions(), "{l:?}");
+        // A few instructions an entry (the call), not eight an iteration.
+        let per_entry = l.instructions.unwrap() / entries;
+        assert!(per_entry > 0 && per_entry < 20, "{l:?}");
+        // The loop control went with the loop.
+        let body = l.body_counts.as_ref().unwrap();
+        assert_eq!(body.get(Param::LOOV) + body.get(Param::LOIN), 0, "{body:?}");
     }
 
     /// Rule 20: a small subroutine called in a loop is inlined at -O2, where its call and
@@ -1775,6 +1802,50 @@ mod tests {
         // as a loop of its own, every iteration would run the whole unrolled body.
         let per_entry = l.instructions.unwrap() as f64 / entries as f64;
         assert!(per_entry > 14.0 && per_entry < 14.0 * 15.0, "{l:?}");
+    }
+
+    /// Rule 17 for optimized builds: LLVM unrolls a loop completely by its size, not by GCC's
+    /// 16 trips: gfortran told to peel up to 32 unrolls a 24-trip continued fraction into the
+    /// loop around it. The copy holds an instruction an iteration at least, so the machine
+    /// loop is the enclosing one and the inner loop runs one copy an entry.
+    #[test]
+    fn a_loop_unrolled_completely_beyond_sixteen_trips_runs_once_an_entry() {
+        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
+        let source = "      PROGRAM UR\n      DOUBLE PRECISION X, X2, T, S\n      INTEGER I, K\n      S = 0.0D0\n      DO 50 I = 1, 20000\n         X = 1.0D-4 * I\n         X2 = X * X\n         T = 49.0D0\n         DO 40 K = 24, 1, -1\n            T = DBLE(2 * K - 1) - X2 / T\n   40    CONTINUE\n         S = S + X / T\n   50 CONTINUE\n      PRINT *, S\n      END\n";
+        let Some((_dir, _file, a)) = analyzed("ur.f", source, &m) else {
+            return;
+        };
+        let mut stats = a.stats.clone();
+        m.compiler.flags = vec!["-O3".into(), "--param=max-completely-peel-times=32".into()];
+        crate::issue::fit_to_build(&mut stats, &m).unwrap();
+        let l = stats.loops.iter().find(|l| l.first_line == 9).unwrap();
+        let entries = 20000;
+        assert_eq!(l.iterations, Some(24 * entries));
+        assert!(l.instructions_as_built, "{l:?}");
+        // One copy of 24 unrolled iterations an entry (a division, a subtraction and a move
+        // or so each), not the enclosing loop's instructions at every iteration.
+        let per_entry = l.instructions.unwrap() / entries;
+        assert!((24..24 * 8).contains(&per_entry), "{l:?}");
+    }
+
+    /// Rule 17 for optimized builds: gfortran -O3 vectorizes a 66-trip loop and unrolls it
+    /// into one pass of the loop around it, whose addresses step by two amounts (no one
+    /// step); the pass covers the iterations its packed arithmetic does, so the inner loop
+    /// runs a few instructions an iteration, not the whole pass at each.
+    #[test]
+    fn a_vector_pass_without_a_recognized_step_covers_its_packed_arithmetic() {
+        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
+        let source = "      PROGRAM HX\n      INTEGER N\n      PARAMETER (N = 64)\n      REAL U(0:N+1,0:N+1), V(0:N+1,0:N+1), S1(0:N+1), S2(0:N+1)\n      INTEGER I, J, IREP\n      DO 5 I = 0, N + 1\n         S1(I) = SIN(0.1 * I)\n         S2(I) = COS(0.1 * I)\n    5 CONTINUE\n      DO 30 IREP = 1, 300\n         DO 21 J = 0, N + 1\n            DO 20 I = 0, N + 1\n               U(I, J) = S1(I) * S1(J) * S2(IREP / 10)\n     &                 + 0.5 * S2(I) * S1(J)\n               V(I, J) = U(I, J)\n   20       CONTINUE\n   21    CONTINUE\n         S1(IREP / 5) = V(3, IREP / 5)\n   30 CONTINUE\n      PRINT *, V(7, 9), U(5, 6)\n      END\n";
+        let Some((_dir, _file, a)) = analyzed("hx.f", source, &m) else {
+            return;
+        };
+        let mut stats = a.stats.clone();
+        m.compiler.flags = vec!["-O3".into()];
+        crate::issue::fit_to_build(&mut stats, &m).unwrap();
+        let l = stats.loops.iter().find(|l| l.first_line == 12).unwrap();
+        assert_eq!(l.iterations, Some(300 * 66 * 66));
+        let per_iteration = l.instructions.unwrap() as f64 / l.iterations.unwrap() as f64;
+        assert!(per_iteration < 10.0, "{per_iteration}: {l:?}");
     }
 
     /// Rule 20, widened: gfortran -O2 computes a SIN and a COS of one argument with one
