@@ -1210,6 +1210,17 @@ mod tests {
         Some((dir, file, a))
     }
 
+    /// `src` analyzed with gfortran and its loops and blocks fitted to its build at `flags`
+    /// on a machine whose INST is 0.1 ns (None, with a note, when gfortran is missing).
+    fn fitted(name: &str, src: &str, flags: &[&str]) -> Option<(Characterization, ProgramStats)> {
+        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
+        let (_dir, _file, a) = analyzed(name, src, &m)?;
+        let mut stats = a.stats;
+        m.compiler.flags = flags.iter().map(|f| f.to_string()).collect();
+        crate::issue::fit_to_build(&mut stats, &m).unwrap();
+        Some((m, stats))
+    }
+
     #[test]
     fn sum_of_counts_times_costs_with_variance() {
         let m = machine(&[(Param::ARSL, 0.5, 0.01), (Param::DRSL, 2.0, 0.1)]);
@@ -1691,14 +1702,10 @@ mod tests {
     /// code (rule 22) at its one copy's instructions an iteration.
     #[test]
     fn a_vector_loop_of_fewer_instructions_than_iterations_is_charged_by_them_once() {
-        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
         let source = "      PROGRAM V\n      INTEGER*2 K(4000)\n      INTEGER I, J, S\n      S = 0\n      DO 20 J = 1, 100\n         DO 10 I = 1, 4000\n            K(I) = 3\n   10    CONTINUE\n         S = S + K(J)\n   20 CONTINUE\n      PRINT *, S\n      END\n";
-        let Some((_dir, _file, a)) = analyzed("v2.f", source, &m) else {
+        let Some((m, stats)) = fitted("v2.f", source, &["-O3"]) else {
             return;
         };
-        let mut stats = a.stats.clone();
-        m.compiler.flags = vec!["-O3".into()];
-        crate::issue::fit_to_build(&mut stats, &m).unwrap();
         let l = stats.loops.iter().find(|l| l.first_line == 6).unwrap();
         assert!(l.instructions_as_built, "{l:?}");
         assert!(l.instructions < l.iterations, "{l:?}");
@@ -1725,14 +1732,10 @@ mod tests {
     /// entry and is charged by them, and its iterations by the memory bound.
     #[test]
     fn a_loop_replaced_by_a_library_copy_runs_its_lines_once_an_entry() {
-        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
         let source = "      PROGRAM CP\n      REAL A(1000), B(1000)\n      COMMON /V/ A, B\n      INTEGER I, K\n      DO 5 I = 1, 1000\n         B(I) = I\n    5 CONTINUE\n      DO 20 K = 501, 1000\n         CALL VCOPY(K)\n   20 CONTINUE\n      PRINT *, A(17)\n      END\n      SUBROUTINE VCOPY(L)\n      INTEGER L, I\n      REAL A(1000), B(1000)\n      COMMON /V/ A, B\n      DO 10 I = 1, L\n         A(I) = B(I)\n   10 CONTINUE\n      END\n";
-        let Some((_dir, _file, a)) = analyzed("cp.f", source, &m) else {
+        let Some((_, stats)) = fitted("cp.f", source, &["-O2"]) else {
             return;
         };
-        let mut stats = a.stats.clone();
-        m.compiler.flags = vec!["-O2".into()];
-        crate::issue::fit_to_build(&mut stats, &m).unwrap();
         let l = stats.loops.iter().find(|l| l.first_line == 17).unwrap();
         let entries = 500;
         assert_eq!(l.iterations, Some((501..=1000).sum::<u64>()));
@@ -1787,14 +1790,10 @@ mod tests {
     /// loop's instructions per iteration.
     #[test]
     fn a_loop_unrolled_into_the_loop_around_it_runs_once_an_entry() {
-        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
         let source = "      PROGRAM U\n      INTEGER W(14), MASK, M, WS, I, IBEST\n      COMMON /C/ W\n      DO 5 I = 1, 14\n         W(I) = 3 * I + 1\n    5 CONTINUE\n      IBEST = 0\n      DO 60 MASK = 0, 2**14 - 1\n         M = MASK\n         WS = 0\n         DO 50 I = 1, 14\n            IF (MOD(M, 2) .EQ. 1) WS = WS + W(I)\n            M = M / 2\n   50    CONTINUE\n         IF (WS .LE. 150) IBEST = MAX(IBEST, WS)\n   60 CONTINUE\n      PRINT *, IBEST\n      END\n";
-        let Some((_dir, _file, a)) = analyzed("unr.f", source, &m) else {
+        let Some((_, stats)) = fitted("unr.f", source, &["-O3"]) else {
             return;
         };
-        let mut stats = a.stats.clone();
-        m.compiler.flags = vec!["-O3".into()];
-        crate::issue::fit_to_build(&mut stats, &m).unwrap();
         let l = stats.loops.iter().find(|l| l.first_line == 11).unwrap();
         let entries = 1u64 << 14;
         assert_eq!(l.iterations, Some(14 * entries));
@@ -1810,14 +1809,14 @@ mod tests {
     /// loop is the enclosing one and the inner loop runs one copy an entry.
     #[test]
     fn a_loop_unrolled_completely_beyond_sixteen_trips_runs_once_an_entry() {
-        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
         let source = "      PROGRAM UR\n      DOUBLE PRECISION X, X2, T, S\n      INTEGER I, K\n      S = 0.0D0\n      DO 50 I = 1, 20000\n         X = 1.0D-4 * I\n         X2 = X * X\n         T = 49.0D0\n         DO 40 K = 24, 1, -1\n            T = DBLE(2 * K - 1) - X2 / T\n   40    CONTINUE\n         S = S + X / T\n   50 CONTINUE\n      PRINT *, S\n      END\n";
-        let Some((_dir, _file, a)) = analyzed("ur.f", source, &m) else {
+        let Some((_, stats)) = fitted(
+            "ur.f",
+            source,
+            &["-O3", "--param=max-completely-peel-times=32"],
+        ) else {
             return;
         };
-        let mut stats = a.stats.clone();
-        m.compiler.flags = vec!["-O3".into(), "--param=max-completely-peel-times=32".into()];
-        crate::issue::fit_to_build(&mut stats, &m).unwrap();
         let l = stats.loops.iter().find(|l| l.first_line == 9).unwrap();
         let entries = 20000;
         assert_eq!(l.iterations, Some(24 * entries));
@@ -1834,14 +1833,10 @@ mod tests {
     /// runs a few instructions an iteration, not the whole pass at each.
     #[test]
     fn a_vector_pass_without_a_recognized_step_covers_its_packed_arithmetic() {
-        let mut m = machine(&[(Param::INST, 0.1, 0.0)]);
         let source = "      PROGRAM HX\n      INTEGER N\n      PARAMETER (N = 64)\n      REAL U(0:N+1,0:N+1), V(0:N+1,0:N+1), S1(0:N+1), S2(0:N+1)\n      INTEGER I, J, IREP\n      DO 5 I = 0, N + 1\n         S1(I) = SIN(0.1 * I)\n         S2(I) = COS(0.1 * I)\n    5 CONTINUE\n      DO 30 IREP = 1, 300\n         DO 21 J = 0, N + 1\n            DO 20 I = 0, N + 1\n               U(I, J) = S1(I) * S1(J) * S2(IREP / 10)\n     &                 + 0.5 * S2(I) * S1(J)\n               V(I, J) = U(I, J)\n   20       CONTINUE\n   21    CONTINUE\n         S1(IREP / 5) = V(3, IREP / 5)\n   30 CONTINUE\n      PRINT *, V(7, 9), U(5, 6)\n      END\n";
-        let Some((_dir, _file, a)) = analyzed("hx.f", source, &m) else {
+        let Some((_, stats)) = fitted("hx.f", source, &["-O3"]) else {
             return;
         };
-        let mut stats = a.stats.clone();
-        m.compiler.flags = vec!["-O3".into()];
-        crate::issue::fit_to_build(&mut stats, &m).unwrap();
         let l = stats.loops.iter().find(|l| l.first_line == 12).unwrap();
         assert_eq!(l.iterations, Some(300 * 66 * 66));
         let per_iteration = l.instructions.unwrap() as f64 / l.iterations.unwrap() as f64;
