@@ -112,16 +112,20 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         return Err(IssueError::NoLineDirectives(machine.compiler.path.clone()));
     }
     // Only an optimizing compiler unrolls loops into the loops around them.
-    let statements = if optimized {
-        statement_lines(stats)
-    } else {
-        StatementLines::new()
+    let candidates = Candidates {
+        machine_loops: &machine_loops,
+        statements: if optimized {
+            statement_lines(stats)
+        } else {
+            StatementLines::new()
+        },
+        looping: stats.loops.iter().map(|l| l.unit.clone()).collect(),
     };
     if optimized {
         crate::inlining::drop_inlined_calls(stats, &calls);
         crate::inlining::drop_joined_cosines(stats, &calls);
         for l in &mut stats.loops {
-            let body = machine_body(l, &machine_loops, &statements);
+            let body = machine_body(l, &candidates);
             let file = l.file.clone();
             drop_selections(l, |(a, b)| {
                 body.is_some_and(|m| !m.jumps_on(&file, &(a..=b)))
@@ -162,7 +166,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         .loops
         .iter()
         .map(|l| {
-            if let Some(run) = from_machine_loops(l, &machine_loops, &statements) {
+            if let Some(run) = from_machine_loops(l, &candidates) {
                 return Counted {
                     all: Some(run.instructions),
                     memory: Some(run.memory),
@@ -356,13 +360,9 @@ struct MachineRun {
 /// of the loop's lines (vector body, remainder, versions, hoisted code) once per source
 /// iteration. None when the source loop has no machine loop (unrolled completely, or its
 /// lines merged into another's).
-fn from_machine_loops(
-    l: &LoopStats,
-    machine_loops: &[MachineLoop],
-    statements: &StatementLines,
-) -> Option<MachineRun> {
+fn from_machine_loops(l: &LoopStats, candidates: &Candidates) -> Option<MachineRun> {
     let n = l.iterations?;
-    let body = machine_body(l, machine_loops, statements)?;
+    let body = machine_body(l, candidates)?;
     let per_pass = iterations_per_pass(body, l).unwrap_or(1).max(1);
     let passes = n.div_ceil(per_pass);
     let pass = &body.pass;
@@ -403,17 +403,21 @@ fn from_machine_loops(
     })
 }
 
+/// What a source loop's machine loop is chosen among (rule 17 for optimized builds).
+struct Candidates<'a> {
+    machine_loops: &'a [MachineLoop],
+    statements: StatementLines,
+    /// The units with loops of their own.
+    looping: BTreeSet<String>,
+}
+
 /// The machine loop that runs a source loop's iterations: of those the compiler made of it,
 /// the widest-stepping (a vectorized body beside its scalar remainder); None when it has none.
 /// Neither a loop the source loop was unrolled into nor one around the call that replaced
 /// it: a pass that calls `memmove` (`memcpy`, `memset`) on addresses that do not move is the
 /// caller's loop, most of whose instructions lie on the copy's line (the call and the
 /// registers it spills around it), and the copy's iterations run inside the library.
-fn machine_body<'a>(
-    l: &LoopStats,
-    machine_loops: &'a [MachineLoop],
-    statements: &StatementLines,
-) -> Option<&'a MachineLoop> {
+fn machine_body<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Option<&'a MachineLoop> {
     let around_a_block_move = |m: &MachineLoop| {
         m.step.is_none()
             && m.mixed_steps.is_empty()
@@ -422,13 +426,53 @@ fn machine_body<'a>(
                 .iter()
                 .any(|c| harness::calls::is_block_move(c))
     };
-    loops_of_source_loop(machine_loops, &l.file, l.first_line..=l.last_line)
+    let lines = l.first_line..=l.last_line;
+    let mut found = loops_of_source_loop(candidates.machine_loops, &l.file, lines.clone());
+    if found.is_empty() {
+        found = with_inlined_callees(l, candidates);
+    }
+    found
         .into_iter()
-        .filter(|m| !unrolled_into(m, l, statements) && !around_a_block_move(m))
+        .filter(|m| !unrolled_into(m, l, &candidates.statements) && !around_a_block_move(m))
         .max_by_key(|m| match m.widest_step() {
             0 => iterations_per_packed_pass(m, l).unwrap_or(0) * u64::from(element_bytes(l)),
             bytes => bytes,
         })
+}
+
+/// Rule 20 for optimized builds: the machine loops of a loop whose calls all enter
+/// straight-line units, inlined into it: most of such a machine loop's instructions lie on
+/// the callees' lines, so it is the loop's when its own lines and its callees' hold most of
+/// them and its own lines some (the callees' own functions have no loop).
+fn with_inlined_callees<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Vec<&'a MachineLoop> {
+    let leaf = !l.callees.is_empty()
+        && l.callees
+            .iter()
+            .all(|c| !candidates.looping.contains(&c.unit));
+    if !leaf {
+        return Vec::new();
+    }
+    let callee_lines: BTreeSet<&(String, u32)> = l
+        .callees
+        .iter()
+        .filter_map(|c| candidates.statements.get(&c.unit))
+        .flatten()
+        .collect();
+    let lines = l.first_line..=l.last_line;
+    candidates
+        .machine_loops
+        .iter()
+        .filter(|m| {
+            let (own, all) = m.share_in(&l.file, &lines);
+            let callees: u64 = m
+                .lines
+                .iter()
+                .filter(|(at, _)| callee_lines.contains(at))
+                .map(|(_, &n)| n)
+                .sum();
+            own > 0 && 2 * (own + callees) > all
+        })
+        .collect()
 }
 
 /// The (file name, line) of each unit's executable statements other than DO, CONTINUE and

@@ -1843,6 +1843,24 @@ mod tests {
         assert!(per_iteration < 10.0, "{per_iteration}: {l:?}");
     }
 
+    /// Rule 20 for optimized builds: gfortran -O2 inlines a small function into the loop that
+    /// calls it; most of the machine loop's instructions lie on the function's lines, and it
+    /// is still the loop's: charged by its instructions, the call gone.
+    #[test]
+    fn a_loop_whose_callee_was_inlined_runs_the_machine_loop_holding_it() {
+        let source = "      PROGRAM IC\n      DOUBLE PRECISION S, F\n      INTEGER I\n      S = 0.0D0\n      DO 10 I = 1, 100000\n         S = S + F(I)\n   10 CONTINUE\n      PRINT *, S\n      END\n      DOUBLE PRECISION FUNCTION F(I)\n      INTEGER I\n      DOUBLE PRECISION X\n      X = DBLE(I) * 1.5D0\n      F = X * X + 3.0D0 * X - 1.0D0 / (X + 1.0D0)\n      END\n";
+        let Some((_, stats)) = fitted("ic.f", source, &["-O2"]) else {
+            return;
+        };
+        let l = stats.loops.iter().find(|l| l.first_line == 5).unwrap();
+        assert!(l.instructions_as_built, "{l:?}");
+        assert!(l.charged_by_instructions(), "{l:?}");
+        assert_eq!(l.body_counts.as_ref().unwrap().get(Param::PROC), 0);
+        // The division of the inlined function is the loop's.
+        let divider = l.divider_instructions.as_ref().unwrap();
+        assert_eq!(divider.double_divide.scalar, 100000, "{l:?}");
+    }
+
     /// Rule 20, widened: gfortran -O2 computes a SIN and a COS of one argument with one
     /// `sincos` call, which costs about one sine: the program's and the loop's SIND count one
     /// a pair at -O2 (GCC puts this call on the DO line), two at -O0.
