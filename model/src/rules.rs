@@ -1157,32 +1157,18 @@ pub fn is_loop_control(op: Operation) -> bool {
     )
 }
 
-/// Rule 17 for optimized builds: the most iterations an entry of a loop the compiler unrolls
-/// completely has (GCC's `max-completely-peel-times`); a loop without a machine loop that
-/// runs longer was replaced by a library call (a copy become memmove) or merged into another.
+/// Rule 17 for optimized builds: the most iterations an entry of a loop GCC unrolls
+/// completely has (`max-completely-peel-times`).
 pub const COMPLETE_UNROLL_MAX_ITERATIONS: u64 = 16;
-
-/// Rule 17 for optimized builds: the instructions a DO loop without a machine loop executes
-/// when the compiler unrolled it completely (see [`unrolled_completely`]): one copy of its
-/// lines (the unrolled iterations, all attributed to them) per entry; None for a loop whose
-/// copy is too small to hold its iterations (replaced by a library call).
-pub fn unrolled_loop_instructions(one_copy: u64, iterations: u64, entries: u64) -> Option<u64> {
-    unrolled_completely(iterations, entries, one_copy).then_some(one_copy * entries)
-}
 
 /// Rule 17 for optimized builds: whether a loop entered `entries` times for `iterations`,
 /// whose lines hold `copy` instructions in one straight-line copy, was unrolled completely:
 /// at most [`COMPLETE_UNROLL_MAX_ITERATIONS`] iterations an entry (GCC's limit), or a copy of
 /// at least one instruction an iteration of an entry (LLVM unrolls by size, not by trips: a
-/// copy that holds every iteration has an instruction for each at least).
+/// copy that holds every iteration has an instruction for each at least). Such a loop runs
+/// one copy of its lines an entry.
 pub fn unrolled_completely(iterations: u64, entries: u64, copy: u64) -> bool {
-    short_enough_to_unroll(iterations, entries) || (entries > 0 && iterations <= copy * entries)
-}
-
-/// Rule 17 for optimized builds: whether a loop entered `entries` times for `iterations` in
-/// all runs few enough an entry for the compiler to unroll it completely.
-pub fn short_enough_to_unroll(iterations: u64, entries: u64) -> bool {
-    entries > 0 && iterations <= COMPLETE_UNROLL_MAX_ITERATIONS * entries
+    entries > 0 && iterations <= COMPLETE_UNROLL_MAX_ITERATIONS.max(copy) * entries
 }
 
 /// Rule 21: the bytes a reference moves an iteration: its address's step (`stride_bytes`,

@@ -317,19 +317,19 @@ fn with_leaf_callees(
 }
 
 /// Rule 17 for optimized builds: the instructions of a DO loop without a machine loop when
-/// it runs its lines once an entry: unrolled completely (see
-/// [`rules::unrolled_loop_instructions`]), or `replaced` by a call that fills or copies its
-/// array; None for a loop without a DO or one that neither.
+/// it runs one copy of its lines an entry: unrolled completely (see
+/// [`rules::unrolled_completely`]), or `replaced` by a call that fills or copies its array;
+/// None for a loop without a DO or one that neither.
 fn unrolled_instructions(l: &LoopStats, one_copy: &OneCopy, replaced: bool) -> Option<u64> {
     let body = l.body_counts.as_ref()?;
     let entries = body.get(model::Param::LOIN) + body.get(model::Param::LOIX);
     let copy = (l.first_line..=l.last_line)
         .map(|line| one_copy.at(&l.file, line, &l.unit))
         .sum();
-    if replaced && entries > 0 {
-        return Some(copy * entries);
-    }
-    rules::unrolled_loop_instructions(copy, l.iterations?, entries)
+    let once_an_entry = (replaced && entries > 0)
+        || l.iterations
+            .is_some_and(|n| rules::unrolled_completely(n, entries, copy));
+    once_an_entry.then_some(copy * entries)
 }
 
 /// Whether `flags` ask the compiler to optimize (the last `-O` other than `-O0`): it then
@@ -427,7 +427,7 @@ fn machine_body<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Option<&'a Ma
                 .any(|c| harness::calls::is_block_move(c))
     };
     let lines = l.first_line..=l.last_line;
-    let mut found = loops_of_source_loop(candidates.machine_loops, &l.file, lines.clone());
+    let mut found = loops_of_source_loop(candidates.machine_loops, &l.file, lines);
     if found.is_empty() {
         found = with_inlined_callees(l, candidates);
     }
