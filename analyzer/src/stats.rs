@@ -462,6 +462,7 @@ fn loop_stats(
                     .unwrap_or_default(),
                 instructions_include_callees: false,
                 instructions_as_built: false,
+                carried_chain_ns: None,
             }
         })
         .collect()

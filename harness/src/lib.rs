@@ -6,6 +6,7 @@
 
 pub mod assembly;
 pub mod calls;
+pub mod chain;
 pub mod compiler;
 pub mod copies;
 pub mod host;

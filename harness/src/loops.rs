@@ -5,6 +5,7 @@
 //! source iterations a pass covers. Reads x86-64 AT&T listings (`gfortran -S -g` on x86-64).
 
 use crate::assembly::{accesses_memory, file_name, is_conditional_jump, SourcePosition};
+use crate::chain::Dependences;
 use crate::compiler::{CompileError, Compiler};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::RangeInclusive;
@@ -92,6 +93,16 @@ pub struct MachineLoop {
     /// The steps of the body's addresses when they disagree (arrays of several element
     /// sizes, each through its own register or scale), each once; empty otherwise.
     pub mixed_steps: Vec<i64>,
+    /// The body's register dependences (rule 31): the chain a pass carries into the next.
+    pub dependences: Dependences,
+    /// The constant a pass adds to the one register the body both steps and compares (a
+    /// loop counter: 2 for a loop unrolled twice that counts its iterations), when there
+    /// is exactly one such register; None otherwise.
+    pub counter_step: Option<i64>,
+    /// The (source file name, line) of each jump back to the head: the line of the loop
+    /// whose control closes this one (an enclosing loop's DO line when an inner loop was
+    /// unrolled into it).
+    pub latch_lines: BTreeSet<(String, u32)>,
 }
 
 impl MachineLoop {
@@ -390,6 +401,26 @@ fn machine_loop(f: &Function, head: usize, body: &BTreeSet<usize>) -> MachineLoo
         count(&mut pass, insn);
     }
     let (step, mixed_steps) = steps(&insns);
+    let counter_step = counter_step(&insns);
+    let latch_lines = body
+        .iter()
+        .filter(|&&i| jump_target(f, &f.insns[i]) == Some(head))
+        .filter_map(|&i| f.insns[i].at.clone())
+        .collect();
+    let position: HashMap<usize, usize> = body.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+    let order: Vec<usize> = body.iter().copied().collect();
+    let dependences = Dependences::of(&insns, |k| {
+        let mut next = Vec::new();
+        let mut latch = false;
+        for s in successors(f, order[k]) {
+            if s == head {
+                latch = true;
+            } else if let Some(&p) = position.get(&s).filter(|&&p| p > k) {
+                next.push(p);
+            }
+        }
+        (next, latch)
+    });
     let head = f
         .labels
         .iter()
@@ -405,6 +436,9 @@ fn machine_loop(f: &Function, head: usize, body: &BTreeSet<usize>) -> MachineLoo
         pass,
         step,
         mixed_steps,
+        dependences,
+        counter_step,
+        latch_lines,
     }
 }
 
@@ -548,7 +582,7 @@ enum Int {
 
 /// An integer instruction's name without its size suffix (`addq` → `add`); other
 /// mnemonics unchanged.
-fn int_base(m: &str) -> &str {
+pub(crate) fn int_base(m: &str) -> &str {
     const KNOWN: [&str; 24] = [
         "add", "sub", "inc", "dec", "neg", "and", "or", "xor", "not", "shl", "shr", "sal", "sar",
         "rol", "ror", "cmp", "test", "adc", "sbb", "lea", "mul", "imul", "div", "idiv",
@@ -581,6 +615,35 @@ fn steps(insns: &[&Insn]) -> (Option<i64>, Vec<i64>) {
         [s] => (Some(*s), Vec::new()),
         [] => (None, Vec::new()),
         all => (None, all.to_vec()),
+    }
+}
+
+/// The loop counter's step ([`MachineLoop::counter_step`]).
+fn counter_step(insns: &[&Insn]) -> Option<i64> {
+    let mut increments: HashMap<String, i64> = HashMap::new();
+    for insn in insns {
+        if let Some((reg, k)) = increment(insn) {
+            *increments.entry(reg).or_default() += k;
+        }
+    }
+    let compared: BTreeSet<String> = insns
+        .iter()
+        .filter(|i| matches!(int_base(&i.mnemonic), "cmp" | "test"))
+        .flat_map(|i| {
+            i.operands
+                .iter()
+                .filter(|o| o.starts_with('%'))
+                .map(|o| family(o))
+        })
+        .collect();
+    let steps: Vec<i64> = compared
+        .iter()
+        .filter_map(|r| increments.get(r).copied())
+        .filter(|&k| k != 0)
+        .collect();
+    match steps.as_slice() {
+        [k] => Some(*k),
+        _ => None,
     }
 }
 
@@ -672,7 +735,7 @@ fn parse_int(text: &str) -> Option<i64> {
 
 /// A general-purpose register's 64-bit name, so that `addl $1, %eax` steps the `%rax` of
 /// `(%rdx,%rax,4)`.
-fn family(reg: &str) -> String {
+pub(crate) fn family(reg: &str) -> String {
     let r = reg.trim().trim_start_matches('%');
     if let Some(n) = r.strip_prefix('r') {
         let digits: String = n.chars().take_while(char::is_ascii_digit).collect();
@@ -861,6 +924,9 @@ mod tests {
             pass: PassCounts::default(),
             step: Some(16),
             mixed_steps: Vec::new(),
+            dependences: Default::default(),
+            counter_step: None,
+            latch_lines: BTreeSet::new(),
         };
         assert_eq!(l.iterations_per_pass(&[4]), Some(4));
         assert_eq!(l.iterations_per_pass(&[8]), Some(2));

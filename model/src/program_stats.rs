@@ -137,6 +137,11 @@ pub struct LoopStats {
     /// instructions than iterations is then no sign that its lines were missing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub instructions_as_built: bool,
+    /// Rule 31 (optimized builds): the time, ns over the run, of the longest chain the loop's
+    /// machine loop carries from one pass into the next, at X-Ray's latencies; set for each
+    /// machine by the predictor, None at -O0 or without a machine loop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carried_chain_ns: Option<f64>,
 }
 
 /// A unit a loop enters through its calls: how often for the loop, and how often over the

@@ -3,6 +3,7 @@
 //! is taken here, for each machine, from the program's assembly (`-S -g`), and the analyzer's
 //! statistics stay the same for every system.
 
+use harness::chain::{FpOp, Latency};
 use harness::{
     loops_of_source_loop, CompileError, Compiler, CompilerError, EmittedCalls, FpOps,
     LineInstructions, MachineLoop, OneCopy,
@@ -12,6 +13,7 @@ use model::characterization::Characterization;
 use model::program_stats::{DividerInstructions, LoopStats, ScalarPacked};
 use model::{rules, ProgramStats};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::RangeInclusive;
 use std::path::Path;
 use thiserror::Error;
 
@@ -73,6 +75,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         l.divider_instructions = None;
         l.instructions_include_callees = false;
         l.instructions_as_built = false;
+        l.carried_chain_ns = None;
     }
     for b in &mut stats.blocks {
         b.instructions = None;
@@ -120,6 +123,14 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
             StatementLines::new()
         },
         looping: stats.loops.iter().map(|l| l.unit.clone()).collect(),
+        loop_lines: stats
+            .loops
+            .iter()
+            .map(|l| {
+                let file = harness::assembly::file_name(&l.file);
+                (l.unit.clone(), file, l.first_line..=l.last_line)
+            })
+            .collect(),
     };
     if optimized {
         crate::inlining::drop_inlined_calls(stats, &calls);
@@ -162,17 +173,19 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
     // or replaced by a library call that fills or copies its array: one copy of its lines
     // per entry, and no loop control.
     let mut unrolled = Vec::new();
+    let latency = latency_costs(machine);
     let counted: Vec<Counted> = stats
         .loops
         .iter()
         .map(|l| {
-            if let Some(run) = from_machine_loops(l, &candidates) {
+            if let Some(run) = from_machine_loops(l, &candidates, latency.as_ref()) {
                 return Counted {
                     all: Some(run.instructions),
                     memory: Some(run.memory),
                     divider: Some(run.divider),
                     body_lines: run.lines,
                     as_built: true,
+                    carried_ns: run.carried_ns,
                 };
             }
             let replaced = || calls.block_moves_within(&l.file, l.first_line..=l.last_line) > 0;
@@ -220,6 +233,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         l.instructions = c.all;
         l.memory_instructions = c.memory;
         l.divider_instructions = c.divider;
+        l.carried_chain_ns = c.carried_ns;
         if l.charged_by_instructions() {
             paid.extend(c.body_lines);
         }
@@ -250,6 +264,8 @@ struct Counted {
     divider: Option<DividerInstructions>,
     body_lines: Vec<(String, u32)>,
     as_built: bool,
+    /// Rule 31: the chain its machine loop carries, ns over the run.
+    carried_ns: Option<f64>,
 }
 
 /// Rule 17, widened (builds that do not optimize): a loop whose calls enter only
@@ -350,6 +366,9 @@ struct MachineRun {
     /// The (file name, line) of the body's instructions: its own lines and those of the
     /// callees the compiler inlined into it.
     lines: Vec<(String, u32)>,
+    /// Rule 31: the chain the machine loop carries from pass to pass, ns over the run; None
+    /// without X-Ray's latencies.
+    carried_ns: Option<f64>,
 }
 
 /// Rule 17 for an optimized build: the instructions, memory accesses (loads plus stores) and
@@ -360,7 +379,11 @@ struct MachineRun {
 /// of the loop's lines (vector body, remainder, versions, hoisted code) once per source
 /// iteration. None when the source loop has no machine loop (unrolled completely, or its
 /// lines merged into another's).
-fn from_machine_loops(l: &LoopStats, candidates: &Candidates) -> Option<MachineRun> {
+fn from_machine_loops(
+    l: &LoopStats,
+    candidates: &Candidates,
+    latency: Option<&LatencyCosts>,
+) -> Option<MachineRun> {
     let n = l.iterations?;
     let body = machine_body(l, candidates)?;
     let per_pass = iterations_per_pass(body, l).unwrap_or(1).max(1);
@@ -400,6 +423,57 @@ fn from_machine_loops(l: &LoopStats, candidates: &Candidates) -> Option<MachineR
             double_square_root,
         },
         lines: body.lines.keys().cloned().collect(),
+        carried_ns: latency
+            .and_then(|c| body.dependences.carried_per_pass(&|k| c.ns(k)))
+            .map(|ns| ns * passes as f64),
+    })
+}
+
+/// Rule 31: what each latency class of a machine loop's chain costs on the machine, ns, from
+/// X-Ray's measured latencies. An integer division, which X-Ray does not time, takes a double
+/// division's (both run on the divider; GCC emits one only for a divisor it cannot see).
+struct LatencyCosts {
+    add: f64,
+    multiply: f64,
+    load: f64,
+    fp: BTreeMap<(FpOp, bool), f64>,
+}
+
+impl LatencyCosts {
+    fn ns(&self, l: Latency) -> f64 {
+        match l {
+            Latency::Free => 0.0,
+            Latency::IntAdd => self.add,
+            Latency::IntMul => self.multiply,
+            Latency::Load => self.load,
+            Latency::IntDiv => self.fp.get(&(FpOp::Div, true)).copied().unwrap_or(0.0),
+            Latency::Fp { op, double } => self.fp.get(&(op, double)).copied().unwrap_or(self.add),
+        }
+    }
+}
+
+/// The machine's [`LatencyCosts`]; None without X-Ray's CPU and first-level cache latencies.
+fn latency_costs(machine: &Characterization) -> Option<LatencyCosts> {
+    let xray = machine.xray.as_ref()?;
+    let cpu = xray.cpu.as_ref()?;
+    let mut fp = BTreeMap::new();
+    for (op, name) in [
+        (FpOp::Add, "add"),
+        (FpOp::Mul, "multiply"),
+        (FpOp::Div, "divide"),
+        (FpOp::Sqrt, "square root"),
+    ] {
+        for (double, precision) in [(false, "single"), (true, "double")] {
+            if let Some(ns) = cpu.latency_ns(&format!("{precision} {name}")) {
+                fp.insert((op, double), ns);
+            }
+        }
+    }
+    Some(LatencyCosts {
+        add: cpu.latency_ns("integer add")?,
+        multiply: cpu.latency_ns("integer multiply")?,
+        load: xray.latency_ns(1)?,
+        fp,
     })
 }
 
@@ -409,6 +483,8 @@ struct Candidates<'a> {
     statements: StatementLines,
     /// The units with loops of their own.
     looping: BTreeSet<String>,
+    /// Each innermost source loop's unit, file name and lines.
+    loop_lines: Vec<(String, String, RangeInclusive<u32>)>,
 }
 
 /// The machine loop that runs a source loop's iterations: of those the compiler made of it,
@@ -433,7 +509,7 @@ fn machine_body<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Option<&'a Ma
     }
     found
         .into_iter()
-        .filter(|m| !unrolled_into(m, l, &candidates.statements) && !around_a_block_move(m))
+        .filter(|m| !unrolled_into(m, l, candidates) && !around_a_block_move(m))
         .max_by_key(|m| match m.widest_step() {
             0 => iterations_per_packed_pass(m, l).unwrap_or(0) * u64::from(element_bytes(l)),
             bytes => bytes,
@@ -520,21 +596,33 @@ fn statement_lines(stats: &ProgramStats) -> StatementLines {
 /// Rule 17 for optimized builds: whether machine loop `m`, most of whose instructions are on
 /// source loop `l`'s lines, is an enclosing loop's into which the compiler unrolled `l`
 /// completely: `l` runs few enough trips an entry to be unrolled and `m` also runs
-/// statements of `l`'s unit outside `l` (DO and CONTINUE lines aside, where GCC puts an
-/// inner loop's own address arithmetic). Its passes are then `l`'s entries, not its
-/// iterations.
-fn unrolled_into(m: &MachineLoop, l: &LoopStats, statements: &StatementLines) -> bool {
+/// statements outside `l` (DO and CONTINUE lines aside, where GCC puts an inner loop's own
+/// address arithmetic) of `l`'s unit, or `m` is closed by the jump of a caller's loop that
+/// `l`'s unit was inlined into. Its passes are then `l`'s entries, not its iterations.
+fn unrolled_into(m: &MachineLoop, l: &LoopStats, candidates: &Candidates) -> bool {
     let (Some(n), Some(entries)) = (l.iterations, l.entries()) else {
         return false;
     };
-    let Some(own) = statements.get(&l.unit) else {
+    let Some(own) = candidates.statements.get(&l.unit) else {
         return false;
     };
+    let file = harness::assembly::file_name(&l.file);
+    let inside = |at: &(String, u32)| at.0 == file && (l.first_line..=l.last_line).contains(&at.1);
+    // Inlined into a caller's loop and unrolled there: the jump back is the caller's.
+    let callees: BTreeSet<&str> = l.callees.iter().map(|c| c.unit.as_str()).collect();
+    let closed_by_a_caller = !m.latch_lines.is_empty()
+        && m.latch_lines.iter().all(|at| {
+            !inside(at)
+                && candidates.loop_lines.iter().any(|(unit, f, lines)| {
+                    *unit != l.unit
+                        && !callees.contains(unit.as_str())
+                        && *f == at.0
+                        && lines.contains(&at.1)
+                })
+        });
     let (copy, _) = m.share_in(&l.file, &(l.first_line..=l.last_line));
     rules::unrolled_completely(n, entries, copy)
-        && m.lines
-            .keys()
-            .any(|at| !(l.first_line..=l.last_line).contains(&at.1) && own.contains(at))
+        && (closed_by_a_caller || m.lines.keys().any(|at| !inside(at) && own.contains(at)))
 }
 
 /// Source iterations a pass of `body` covers: over the bytes each of the loop's array
@@ -559,7 +647,21 @@ fn iterations_per_pass(body: &MachineLoop, l: &LoopStats) -> Option<u64> {
         .then(|| body.iterations_per_pass(&strides))
         .flatten()
         .or_else(|| body.iterations_per_pass(&typical))
+        .or_else(|| counted_per_pass(body))
         .or_else(|| iterations_per_packed_pass(body, l))
+}
+
+/// Source iterations a pass of `body` covers when its addresses do not tell (no memory
+/// operand steps): its counter's step, when the body does not step any address (a loop
+/// unrolled twice that counts its iterations adds 2 a pass); None for a step of one or
+/// beyond sixteen, which no unrolling of a counter by iterations makes.
+fn counted_per_pass(body: &MachineLoop) -> Option<u64> {
+    if body.step.is_some() || !body.mixed_steps.is_empty() {
+        return None;
+    }
+    body.counter_step
+        .map(i64::unsigned_abs)
+        .filter(|k| (2..=16).contains(k))
 }
 
 /// Source iterations a pass of a vector body covers when its addresses' step is not

@@ -262,7 +262,28 @@ fn charge_loop(
         }
         Some((time(top), counts))
     };
-    let recurrence = longest(None);
+    // Rule 31: at optimizing flags, the chain the machine loop carries where it is the
+    // longer; its time is the source chain's rows scaled up to it.
+    // The machine's longest chain is the source's longest link by link: where that one
+    // restarts at every entry, the window overlaps as much of it (rule 27).
+    let longest_restarted = l
+        .recurrences_with_spans()
+        .map(|(r, span, restarted)| (cost(r) / span as f64, restarted))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .is_some_and(|(_, restarted)| restarted);
+    let as_built = l.carried_chain_ns.map(|t| {
+        t * if longest_restarted {
+            restarted_share
+        } else {
+            1.0
+        }
+    });
+    let with_machine_chain = |r: Option<(f64, OpCounts)>| match (r, as_built) {
+        (Some((t, c)), Some(m)) if m > t => Some((m, c)),
+        (None, Some(m)) if m > 0.0 => Some((m, OpCounts::new())),
+        (r, _) => r,
+    };
+    let recurrence = with_machine_chain(longest(None));
     let issue = issue_bound(l, table);
     // The rows of `counts` scaled by `share`, and their variance.
     let scaled_rows = |counts: &OpCounts, share: f64| -> (Vec<WaitRow>, f64) {
@@ -279,6 +300,18 @@ fn charge_loop(
             })
             .collect();
         (rows, var)
+    };
+    // The rows of a chain of `counts` lasting `time`, beyond the operations' sum: its rows
+    // scaled (a machine chain can outlast its counts' cost, rule 31), or one row of the
+    // issue bound's parameter when it has none.
+    let chain_rows = |counts: &OpCounts, time: f64| -> (Vec<WaitRow>, f64) {
+        let total = cost(counts);
+        if total > 0.0 {
+            return scaled_rows(counts, (time - thr) / total);
+        }
+        let (param, count, sd) =
+            issue.map_or((Param::INST, 0.0, 0.0), |b| (b.param, b.count, b.sd));
+        (vec![(param, count, time - thr, sd)], sd * sd)
     };
     let charge = |rows: Vec<WaitRow>, variance: f64, time_ns: f64, bound: LoopBound| LoopCharge {
         rows,
@@ -316,7 +349,7 @@ fn charge_loop(
             })
         };
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
-            let (rows, var) = scaled_rows(counts, (rec - thr) / rec);
+            let (rows, var) = chain_rows(counts, *rec);
             return Some(charge(rows, var, *rec, LoopBound::Recurrence));
         }
         return Some(match recurrence.filter(|r| r.0 > issued) {
@@ -348,7 +381,7 @@ fn charge_loop(
     .max_by(|a, b| a.0.total_cmp(&b.0));
     Some(match longest {
         Some((bound, counts, kind)) if bound > thr && bound > 0.0 => {
-            let (rows, var) = scaled_rows(&counts, (bound - thr) / bound);
+            let (rows, var) = chain_rows(&counts, bound);
             charge(rows, var, bound, kind)
         }
         _ => charge(Vec::new(), 0.0, thr, LoopBound::Operations),
@@ -1283,6 +1316,7 @@ mod tests {
             callees: Vec::new(),
             instructions_include_callees: false,
             instructions_as_built: false,
+            carried_chain_ns: None,
         };
         (body, l)
     }
@@ -1807,6 +1841,23 @@ mod tests {
     /// 16 trips: gfortran told to peel up to 32 unrolls a 24-trip continued fraction into the
     /// loop around it. The copy holds an instruction an iteration at least, so the machine
     /// loop is the enclosing one and the inner loop runs one copy an entry.
+    /// A callee's short loop inlined into its caller's loop and unrolled there (whetstone's
+    /// PA at -O3): the caller's jump closes the machine loop, whose passes are the callee
+    /// loop's entries, so it is not that loop's body (nor its chain's, rule 31).
+    #[test]
+    fn a_callees_loop_unrolled_into_its_callers_loop_runs_once_an_entry() {
+        let source = "      PROGRAM PC\n      REAL E(4)\n      INTEGER I\n      E(1) = 1.0\n      E(2) = -1.0\n      E(3) = -1.0\n      E(4) = -1.0\n      DO 30 I = 1, 20000\n         CALL PA(E)\n   30 CONTINUE\n      PRINT *, E\n      END\n      SUBROUTINE PA(E)\n      REAL E(4)\n      INTEGER M\n      DO 10 M = 1, 6\n         E(1) = (E(1) + E(2) + E(3) - E(4)) * 0.499975\n         E(2) = (E(1) + E(2) - E(3) + E(4)) * 0.499975\n         E(3) = (E(1) - E(2) + E(3) + E(4)) * 0.499975\n         E(4) = (-E(1) + E(2) + E(3) + E(4)) / 2.0\n   10 CONTINUE\n      END\n";
+        let Some((_, stats)) = fitted("pc.f", source, &["-O3"]) else {
+            return;
+        };
+        let l = stats.loops.iter().find(|l| l.first_line == 16).unwrap();
+        assert_eq!(l.iterations, Some(6 * 20000));
+        assert!(l.carried_chain_ns.is_none(), "{l:?}");
+        // One unrolled copy an entry, not the whole copy every iteration.
+        let per_entry = l.instructions.unwrap() as f64 / 20000.0;
+        assert!(per_entry < 6.0 * 40.0, "{per_entry} instructions an entry");
+    }
+
     #[test]
     fn a_loop_unrolled_completely_beyond_sixteen_trips_runs_once_an_entry() {
         let source = "      PROGRAM UR\n      DOUBLE PRECISION X, X2, T, S\n      INTEGER I, K\n      S = 0.0D0\n      DO 50 I = 1, 20000\n         X = 1.0D-4 * I\n         X2 = X * X\n         T = 49.0D0\n         DO 40 K = 24, 1, -1\n            T = DBLE(2 * K - 1) - X2 / T\n   40    CONTINUE\n         S = S + X / T\n   50 CONTINUE\n      PRINT *, S\n      END\n";
@@ -2157,6 +2208,38 @@ mod tests {
 
     /// The prediction of a program analyzed for `m` when `m` was characterized at `flags`
     /// (its counts fitted to that build).
+    /// Rule 31: Schrage's generator as GCC -O2 builds it carries a chain of about 18
+    /// latencies (sign extension, multiply-high, shifts, sign correction, two multiplies, a
+    /// conditional move); the loop waits for it where it is longer than the source's links,
+    /// and -O0 reads no machine loop.
+    #[test]
+    fn a_loop_waits_for_the_chain_its_machine_loop_carries() {
+        let source = "      PROGRAM LCG\n      INTEGER ISEED, I, J, IRAN\n      ISEED = 4711\n      DO 10 I = 1, 100000\n         J = IRAN(ISEED)\n   10 CONTINUE\n      PRINT *, ISEED\n      END\n      INTEGER FUNCTION IRAN(ISEED)\n      INTEGER ISEED, K\n      K = ISEED / 127773\n      ISEED = 16807 * (ISEED - K * 127773) - 2836 * K\n      IF (ISEED .LT. 0) ISEED = ISEED + 2147483647\n      IRAN = ISEED\n      END\n";
+        let mut m = machine(&[(Param::INST, 0.01, 0.0)]);
+        let Some((_dir, _file, a)) = analyzed("lcg.f", source, &m) else {
+            return;
+        };
+        m.xray = Some(xray_report());
+        let loop_of = |p: &Prediction| p.loops.iter().find(|l| l.first_line == 4).cloned();
+        let mut o0 = a.stats.clone();
+        crate::issue::fit_to_build(&mut o0, &m).unwrap();
+        assert!(o0.loops.iter().all(|l| l.carried_chain_ns.is_none()));
+        let mut o2 = a.stats.clone();
+        m.compiler.flags = vec!["-O2".into()];
+        crate::issue::fit_to_build(&mut o2, &m).unwrap();
+        let l = o2.loops.iter().find(|l| l.first_line == 4).unwrap();
+        // 1 GHz: one ns a cycle.
+        let per_iteration = l.carried_chain_ns.unwrap() / 100000.0;
+        assert!((15.0..=21.0).contains(&per_iteration), "{per_iteration} ns");
+        let p = predict(&o2, &m);
+        let charged = loop_of(&p).unwrap();
+        assert_eq!(charged.bound, LoopBound::Recurrence);
+        assert!(
+            charged.time_s * 1e9 >= 0.99 * l.carried_chain_ns.unwrap(),
+            "{charged:?}"
+        );
+    }
+
     fn predicted_at(stats: &ProgramStats, m: &mut Characterization, flags: &str) -> Prediction {
         let mut stats = stats.clone();
         m.compiler.flags = vec![flags.into()];

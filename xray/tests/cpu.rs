@@ -88,3 +88,25 @@ fn divide_square_root_and_packed_rows_are_consistent() {
         );
     }
 }
+
+/// A latency kernel is a chain no compiler may regroup: LLVM (flang-new) turned eight
+/// `a = a * m` into one multiply by m**8, and reported the integer multiply at 0.05 cycles.
+/// A dependent operation takes a cycle at least, under every compiler installed here.
+#[test]
+fn every_scalar_latency_is_a_cycle_at_least_whatever_the_compiler() {
+    for name in ["gfortran", "flang-new-19", "flang-new-16", "flang-new"] {
+        let Ok(compiler) = harness::Compiler::find(Some(name), &[]) else {
+            eprintln!("skipping {name}: not installed");
+            continue;
+        };
+        let shop = xray::bench::Workshop::new(&compiler).unwrap();
+        let rows = xray::cpu::measure(&shop, true)
+            .unwrap()
+            .instructions()
+            .unwrap();
+        for r in rows.iter().filter(|r| r.vector_bits.is_none()) {
+            let lat = r.latency_cycles.expect("a scalar row has a latency");
+            assert!(lat >= 0.9, "{name}: {r:?}");
+        }
+    }
+}

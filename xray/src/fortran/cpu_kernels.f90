@@ -31,11 +31,15 @@ end subroutine
 subroutine int_mul_lat(iters, a, m)
   integer(8), intent(in) :: iters, m
   integer(8), intent(inout) :: a
-  integer(8) :: k
+  integer(8) :: k, b
+  ! Each product needs the previous one, and no two can be regrouped: `a = a * m` eight
+  ! times is a * m**8, which LLVM computes with one multiply a pass.
+  b = m
   do k = 1, iters
-    a = a * m; a = a * m; a = a * m; a = a * m
-    a = a * m; a = a * m; a = a * m; a = a * m
+    a = a * b; b = b * a; a = a * b; b = b * a
+    a = a * b; b = b * a; a = a * b; b = b * a
   end do
+  a = a + b
 end subroutine
 
 subroutine int_mul_thr(iters, a, m)
