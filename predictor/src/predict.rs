@@ -283,7 +283,24 @@ fn charge_loop(
         (None, Some(m)) if m > 0.0 => Some((m, OpCounts::new())),
         (r, _) => r,
     };
-    let recurrence = with_machine_chain(longest(None));
+    let source = longest(None);
+    let recurrence = with_machine_chain(source.clone());
+    // Rule 26 at optimizing flags, on the build's own chain: where the machine loop's chain
+    // (rule 31) is the longer, it is the loop's real one, and a miss's refill comes on top
+    // of it as at -O0. A longer source chain is one the build shortened, which a miss's
+    // refill does not lengthen further.
+    let machine_won = as_built.is_some_and(|m| source.as_ref().is_none_or(|(t, _)| m > *t));
+    let recurrence = if hw.branches_if_converted && machine_won {
+        let misses = |p: Param| rules::is_branch_miss(p.def().operation);
+        recurrence.map(|(t, mut c)| {
+            for (p, &n) in body.params.iter().filter(|(p, _)| misses(**p)) {
+                c.add(*p, n);
+            }
+            (t + summed(&misses), c)
+        })
+    } else {
+        recurrence
+    };
     let issue = issue_bound(l, table);
     // The rows of `counts` scaled by `share`, and their variance.
     let scaled_rows = |counts: &OpCounts, share: f64| -> (Vec<WaitRow>, f64) {
@@ -1398,7 +1415,7 @@ mod tests {
     }
 
     #[test]
-    fn branch_misses_add_to_the_recurrence_at_o0_and_overlap_it_when_optimized() {
+    fn branch_misses_add_to_the_recurrence_at_o0_and_to_a_machine_chain_when_optimized() {
         let (params, body, l) = loop_with_misses();
         // -O0: every IF is a branch, and a miss restarts the chain after it: 250 + 100 ns.
         let p = predict_part("U", &body, &[&l], &machine(&params));
@@ -1413,6 +1430,16 @@ mod tests {
         // An optimizing build: the loop lasts the longer of its recurrence (250 ns) and its
         // issue plus misses (200 + 100 ns).
         let p = predict_part("U", &body, &[&l], &optimized(&params));
+        assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // A machine loop that carries a longer chain than the source's (rule 31, 400 ns):
+        // the misses come on top of it (rule 26 on the build's own chain).
+        let mut built = l.clone();
+        built.carried_chain_ns = Some(400.0);
+        let p = predict_part("U", &body, &[&built], &optimized(&params));
+        assert!((p.time.mean_ns - 500.0).abs() < 1e-9, "{}", p.time.mean_ns);
+        // A shorter one leaves the source's chain, which the misses overlap.
+        built.carried_chain_ns = Some(100.0);
+        let p = predict_part("U", &body, &[&built], &optimized(&params));
         assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
     }
 
