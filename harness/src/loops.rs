@@ -620,12 +620,7 @@ fn steps(insns: &[&Insn]) -> (Option<i64>, Vec<i64>) {
 
 /// The loop counter's step ([`MachineLoop::counter_step`]).
 fn counter_step(insns: &[&Insn]) -> Option<i64> {
-    let mut increments: HashMap<String, i64> = HashMap::new();
-    for insn in insns {
-        if let Some((reg, k)) = increment(insn) {
-            *increments.entry(reg).or_default() += k;
-        }
-    }
+    let increments = increments(insns);
     let compared: BTreeSet<String> = insns
         .iter()
         .filter(|i| matches!(int_base(&i.mnemonic), "cmp" | "test"))
@@ -650,12 +645,7 @@ fn counter_step(insns: &[&Insn]) -> Option<i64> {
 /// Every distinct step in bytes of the addresses of the body's memory operands: a register's
 /// increment over the pass times its scale there.
 fn address_steps(insns: &[&Insn]) -> Vec<i64> {
-    let mut increments: HashMap<String, i64> = HashMap::new();
-    for insn in insns {
-        if let Some((reg, k)) = increment(insn) {
-            *increments.entry(reg).or_default() += k;
-        }
-    }
+    let increments = increments(insns);
     let mut steps = BTreeSet::new();
     // Only memory operands count: `lea` and prefetches compute addresses they do not access.
     let accessing = insns
@@ -669,6 +659,17 @@ fn address_steps(insns: &[&Insn]) -> Vec<i64> {
         }
     }
     steps.into_iter().collect()
+}
+
+/// What a pass adds to each register (64-bit name) it steps by constants.
+fn increments(insns: &[&Insn]) -> HashMap<String, i64> {
+    let mut out: HashMap<String, i64> = HashMap::new();
+    for insn in insns {
+        if let Some((reg, k)) = increment(insn) {
+            *out.entry(reg).or_default() += k;
+        }
+    }
+    out
 }
 
 /// The register (64-bit name) an instruction adds a constant to, and the constant.

@@ -262,10 +262,10 @@ fn charge_loop(
         }
         Some((time(top), counts))
     };
-    // Rule 31: at optimizing flags, the chain the machine loop carries where it is the
-    // longer; its time is the source chain's rows scaled up to it.
-    // The machine's longest chain is the source's longest link by link: where that one
-    // restarts at every entry, the window overlaps as much of it (rule 27).
+    // Rule 31: at optimizing flags, the chain the machine loop carries, where it is the
+    // longer (its time then carries the source chain's rows, scaled up to it). It is the
+    // source's longest chain as built: where that one restarts at every entry, the window
+    // overlaps as much of it (rule 27).
     let longest_restarted = l
         .recurrences_with_spans()
         .map(|(r, span, restarted)| (cost(r) / span as f64, restarted))
@@ -1864,10 +1864,6 @@ mod tests {
         assert!(per_entry > 14.0 && per_entry < 14.0 * 15.0, "{l:?}");
     }
 
-    /// Rule 17 for optimized builds: LLVM unrolls a loop completely by its size, not by GCC's
-    /// 16 trips: gfortran told to peel up to 32 unrolls a 24-trip continued fraction into the
-    /// loop around it. The copy holds an instruction an iteration at least, so the machine
-    /// loop is the enclosing one and the inner loop runs one copy an entry.
     /// A callee's short loop inlined into its caller's loop and unrolled there (whetstone's
     /// PA at -O3): the caller's jump closes the machine loop, whose passes are the callee
     /// loop's entries, so it is not that loop's body (nor its chain's, rule 31).
@@ -1885,6 +1881,10 @@ mod tests {
         assert!(per_entry < 6.0 * 40.0, "{per_entry} instructions an entry");
     }
 
+    /// Rule 17 for optimized builds: LLVM unrolls a loop completely by its size, not by GCC's
+    /// 16 trips: gfortran told to peel up to 32 unrolls a 24-trip continued fraction into the
+    /// loop around it. The copy holds an instruction an iteration at least, so the machine
+    /// loop is the enclosing one and the inner loop runs one copy an entry.
     #[test]
     fn a_loop_unrolled_completely_beyond_sixteen_trips_runs_once_an_entry() {
         let source = "      PROGRAM UR\n      DOUBLE PRECISION X, X2, T, S\n      INTEGER I, K\n      S = 0.0D0\n      DO 50 I = 1, 20000\n         X = 1.0D-4 * I\n         X2 = X * X\n         T = 49.0D0\n         DO 40 K = 24, 1, -1\n            T = DBLE(2 * K - 1) - X2 / T\n   40    CONTINUE\n         S = S + X / T\n   50 CONTINUE\n      PRINT *, S\n      END\n";
