@@ -6,7 +6,7 @@
 //! priced at X-Ray's latencies (X-Ray, Yotov et al., section 7). Memory is not followed: a
 //! value carried through a store and a later load is not seen.
 
-use crate::loops::{family, int_base, Insn};
+use crate::loops::{family, fp_op, int_base, is_double, Fp, Insn};
 
 /// What an instruction's result waits for after its inputs, priced by the caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -64,17 +64,13 @@ pub struct Dependences {
 }
 
 impl Dependences {
-    /// The dependences of a body given as `insns` in listing order, with `edges(k)` the
-    /// positions control goes to after the k-th (a position past the end or before k+1 is
-    /// the head when `to_head(k)`, otherwise ignored).
-    pub(crate) fn of(insns: &[&Insn], next: impl Fn(usize) -> (Vec<usize>, bool)) -> Dependences {
+    /// The dependences of a body given as `insns` in listing order, with `edges[k]` the
+    /// later positions control goes to after the k-th and whether it jumps back to the head.
+    pub(crate) fn of(insns: &[&Insn], edges: Vec<(Vec<usize>, bool)>) -> Dependences {
         let steps = insns
             .iter()
-            .enumerate()
-            .map(|(k, insn)| {
-                let (next, latch) = next(k);
-                step(insn, next, latch)
-            })
+            .zip(edges)
+            .map(|(insn, (next, latch))| step(insn, next, latch))
             .collect();
         Dependences { steps }
     }
@@ -94,6 +90,9 @@ impl Dependences {
                 if d.is_finite() {
                     best = best.max(d / k as f64);
                 }
+            }
+            if k == 8 {
+                break;
             }
             let mut next = vec![f64::NEG_INFINITY; REGS * REGS];
             for s in 0..REGS {
@@ -189,7 +188,8 @@ fn register(operand: &str) -> Option<u8> {
     NAMES.iter().position(|n| *n == f).map(|p| p as u8)
 }
 
-/// The registers of a memory operand's address.
+/// The registers of a memory operand's address, a gather's vector index among them (which
+/// `loops::address_registers`, following scalar address steps, leaves out).
 fn address_of(operand: &str) -> Vec<u8> {
     let Some((_, inside)) = operand.split_once('(') else {
         return Vec::new();
@@ -375,26 +375,30 @@ fn int_writes_flags(m: &str) -> bool {
         && !m.ends_with("sd")
 }
 
-/// An instruction's latency class by its mnemonic.
+/// An instruction's latency class by its mnemonic: the arithmetic [`fp_op`] classifies,
+/// conversions and floating-point compares as additions, the integer multiplies and
+/// divisions, anything else one integer addition.
 fn latency(m: &str) -> Latency {
     let plain = m.strip_prefix('v').unwrap_or(m);
-    let double = plain.ends_with("sd") || plain.ends_with("pd") || plain.contains("2sd");
+    let double = is_double(plain) || plain.contains("2sd");
     let fp = |op| Latency::Fp { op, double };
-    let fp_suffix = ["ss", "sd", "ps", "pd"].iter().any(|x| plain.ends_with(x));
     if plain.starts_with("cvt") {
         return fp(FpOp::Add);
     }
+    if let Some((kind, _)) = fp_op(m, &[]) {
+        return match kind {
+            Fp::Add => fp(FpOp::Add),
+            Fp::Mul | Fp::Fma => fp(FpOp::Mul),
+            Fp::Div => fp(FpOp::Div),
+            Fp::Sqrt => fp(FpOp::Sqrt),
+            Fp::Estimate => Latency::IntAdd,
+        };
+    }
+    let fp_suffix = ["ss", "sd", "ps", "pd"].iter().any(|x| plain.ends_with(x));
     if fp_suffix {
-        let base = &plain[..plain.len() - 2];
-        let base = base.trim_end_matches(|c: char| c.is_ascii_digit());
+        let base = plain[..plain.len() - 2].trim_end_matches(|c: char| c.is_ascii_digit());
         return match base {
-            "add" | "sub" | "min" | "max" | "hadd" | "hsub" | "addsub" | "ucomi" | "comi"
-            | "cmp" | "round" => fp(FpOp::Add),
-            "mul" | "fmadd" | "fmsub" | "fnmadd" | "fnmsub" | "fmaddsub" | "fmsubadd" => {
-                fp(FpOp::Mul)
-            }
-            "div" => fp(FpOp::Div),
-            "sqrt" => fp(FpOp::Sqrt),
+            "ucomi" | "comi" | "cmp" | "round" => fp(FpOp::Add),
             _ => Latency::IntAdd,
         };
     }

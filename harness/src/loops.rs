@@ -402,25 +402,25 @@ fn machine_loop(f: &Function, head: usize, body: &BTreeSet<usize>) -> MachineLoo
     }
     let (step, mixed_steps) = steps(&insns);
     let counter_step = counter_step(&insns);
+    // Where control goes after each instruction of the body: its later positions, and
+    // whether it jumps back to the head.
+    let position: HashMap<usize, usize> = body.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+    let edges: Vec<(Vec<usize>, bool)> = body
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let later =
+                successors(f, i).filter_map(|s| position.get(&s).copied().filter(|&p| p > k));
+            (later.collect(), successors(f, i).any(|s| s == head))
+        })
+        .collect();
     let latch_lines = body
         .iter()
-        .filter(|&&i| jump_target(f, &f.insns[i]) == Some(head))
-        .filter_map(|&i| f.insns[i].at.clone())
+        .zip(&edges)
+        .filter(|(_, (_, latch))| *latch)
+        .filter_map(|(&i, _)| f.insns[i].at.clone())
         .collect();
-    let position: HashMap<usize, usize> = body.iter().enumerate().map(|(k, &i)| (i, k)).collect();
-    let order: Vec<usize> = body.iter().copied().collect();
-    let dependences = Dependences::of(&insns, |k| {
-        let mut next = Vec::new();
-        let mut latch = false;
-        for s in successors(f, order[k]) {
-            if s == head {
-                latch = true;
-            } else if let Some(&p) = position.get(&s).filter(|&&p| p > k) {
-                next.push(p);
-            }
-        }
-        (next, latch)
-    });
+    let dependences = Dependences::of(&insns, edges);
     let head = f
         .labels
         .iter()
@@ -455,7 +455,7 @@ fn count(c: &mut PassCounts, insn: &Insn) {
             Fp::Fma => c.fma.add(width),
             Fp::Div => c.div.add(width),
             Fp::Sqrt => c.sqrt.add(width),
-            Fp::Plain => {}
+            Fp::Add | Fp::Mul | Fp::Estimate => {}
         }
         if is_double(m) {
             match kind {
@@ -529,8 +529,14 @@ fn loads_and_stores(m: &str, ops: &[String]) -> (bool, bool) {
     (load, store)
 }
 
-enum Fp {
-    Plain,
+/// A floating-point arithmetic instruction's kind: what the pass counts apart (FMA, division,
+/// square root) and what a chain's latency tells apart (addition, multiplication, estimate).
+pub(crate) enum Fp {
+    /// Additions, subtractions, MIN, MAX and horizontal adds.
+    Add,
+    Mul,
+    /// Reciprocal and reciprocal-square-root estimates.
+    Estimate,
     Fma,
     Div,
     Sqrt,
@@ -539,7 +545,7 @@ enum Fp {
 /// An SSE/AVX floating-point arithmetic instruction's kind, and its vector width in bytes
 /// when packed (None when scalar). x87 instructions are not recognized: gfortran uses them
 /// only for REAL*10 and REAL*16.
-fn fp_op(m: &str, ops: &[String]) -> Option<(Fp, Option<u32>)> {
+pub(crate) fn fp_op(m: &str, ops: &[String]) -> Option<(Fp, Option<u32>)> {
     let m = m.strip_prefix('v').unwrap_or(m);
     let (base, suffix) = m.split_at_checked(m.len().checked_sub(2)?)?;
     let packed = match suffix {
@@ -551,9 +557,9 @@ fn fp_op(m: &str, ops: &[String]) -> Option<(Fp, Option<u32>)> {
         "fmadd" | "fmsub" | "fnmadd" | "fnmsub" | "fmaddsub" | "fmsubadd" => Fp::Fma,
         "div" => Fp::Div,
         "sqrt" => Fp::Sqrt,
-        "add" | "sub" | "mul" | "min" | "max" | "hadd" | "hsub" | "addsub" | "rcp" | "rsqrt" => {
-            Fp::Plain
-        }
+        "add" | "sub" | "min" | "max" | "hadd" | "hsub" | "addsub" => Fp::Add,
+        "mul" => Fp::Mul,
+        "rcp" | "rsqrt" => Fp::Estimate,
         _ => return None,
     };
     let width = packed.then(|| {
@@ -570,7 +576,7 @@ fn fp_op(m: &str, ops: &[String]) -> Option<(Fp, Option<u32>)> {
 }
 
 /// A floating-point instruction on double precision: its suffix `sd` or `pd`.
-fn is_double(mnemonic: &str) -> bool {
+pub(crate) fn is_double(mnemonic: &str) -> bool {
     mnemonic.ends_with("sd") || mnemonic.ends_with("pd")
 }
 

@@ -122,7 +122,6 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         } else {
             StatementLines::new()
         },
-        looping: stats.loops.iter().map(|l| l.unit.clone()).collect(),
         loop_lines: stats
             .loops
             .iter()
@@ -481,10 +480,15 @@ fn latency_costs(machine: &Characterization) -> Option<LatencyCosts> {
 struct Candidates<'a> {
     machine_loops: &'a [MachineLoop],
     statements: StatementLines,
-    /// The units with loops of their own.
-    looping: BTreeSet<String>,
     /// Each innermost source loop's unit, file name and lines.
     loop_lines: Vec<(String, String, RangeInclusive<u32>)>,
+}
+
+impl Candidates<'_> {
+    /// Whether `unit` has loops of its own.
+    fn loops_in(&self, unit: &str) -> bool {
+        self.loop_lines.iter().any(|(u, ..)| u == unit)
+    }
 }
 
 /// The machine loop that runs a source loop's iterations: of those the compiler made of it,
@@ -521,10 +525,7 @@ fn machine_body<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Option<&'a Ma
 /// the callees' lines, so it is the loop's when its own lines and its callees' hold most of
 /// them and its own lines some (the callees' own functions have no loop).
 fn with_inlined_callees<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Vec<&'a MachineLoop> {
-    let leaf = !l.callees.is_empty()
-        && l.callees
-            .iter()
-            .all(|c| !candidates.looping.contains(&c.unit));
+    let leaf = !l.callees.is_empty() && l.callees.iter().all(|c| !candidates.loops_in(&c.unit));
     if !leaf {
         return Vec::new();
     }

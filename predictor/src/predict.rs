@@ -262,6 +262,20 @@ fn charge_loop(
         }
         Some((time(top), counts))
     };
+    // The body's branch misses (rule 26): a chain they restart lasts their time longer.
+    let misses = |p: Param| rules::is_branch_miss(p.def().operation);
+    let missed: Vec<(Param, u64)> = body
+        .params
+        .iter()
+        .filter(|(p, _)| misses(**p))
+        .map(|(p, &c)| (*p, c))
+        .collect();
+    let plus_misses = |(time, mut counts): (f64, OpCounts)| {
+        for (p, c) in &missed {
+            counts.add(*p, *c);
+        }
+        (time + summed(&misses), counts)
+    };
     // Rule 31: at optimizing flags, the chain the machine loop carries, where it is the
     // longer (its time then carries the source chain's rows, scaled up to it). It is the
     // source's longest chain as built: where that one restarts at every entry, the window
@@ -271,35 +285,31 @@ fn charge_loop(
         .map(|(r, span, restarted)| (cost(r) / span as f64, restarted))
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .is_some_and(|(_, restarted)| restarted);
-    let as_built = l.carried_chain_ns.map(|t| {
-        t * if longest_restarted {
-            restarted_share
-        } else {
-            1.0
-        }
-    });
-    let with_machine_chain = |r: Option<(f64, OpCounts)>| match (r, as_built) {
-        (Some((t, c)), Some(m)) if m > t => Some((m, c)),
-        (None, Some(m)) if m > 0.0 => Some((m, OpCounts::new())),
-        (r, _) => r,
-    };
     let source = longest(None);
-    let recurrence = with_machine_chain(source.clone());
-    // Rule 26 at optimizing flags, on the build's own chain: where the machine loop's chain
-    // (rule 31) is the longer, it is the loop's real one, and a miss's refill comes on top
-    // of it as at -O0. A longer source chain is one the build shortened, which a miss's
-    // refill does not lengthen further.
-    let machine_won = as_built.is_some_and(|m| source.as_ref().is_none_or(|(t, _)| m > *t));
-    let recurrence = if hw.branches_if_converted && machine_won {
-        let misses = |p: Param| rules::is_branch_miss(p.def().operation);
-        recurrence.map(|(t, mut c)| {
-            for (p, &n) in body.params.iter().filter(|(p, _)| misses(**p)) {
-                c.add(*p, n);
+    let as_built = l
+        .carried_chain_ns
+        .map(|t| {
+            t * if longest_restarted {
+                restarted_share
+            } else {
+                1.0
             }
-            (t + summed(&misses), c)
         })
-    } else {
-        recurrence
+        .filter(|&m| m > source.as_ref().map_or(0.0, |s| s.0));
+    // Rule 26 at optimizing flags, on the build's own chain: where the machine loop's chain
+    // is the longer, it is the loop's real one, and a miss's refill comes on top of it as at
+    // -O0. A longer source chain is one the build shortened, which a miss's refill does not
+    // lengthen further.
+    let recurrence = match as_built {
+        Some(m) => {
+            let chain = (m, source.map_or_else(OpCounts::new, |s| s.1));
+            Some(if hw.branches_if_converted {
+                plus_misses(chain)
+            } else {
+                chain
+            })
+        }
+        None => source,
     };
     let issue = issue_bound(l, table);
     // The rows of `counts` scaled by `share`, and their variance.
@@ -350,20 +360,8 @@ fn charge_loop(
         let recurrence = if hw.branches_if_converted {
             recurrence
         } else {
-            let misses = |p: Param| rules::is_branch_miss(p.def().operation);
-            let missed: Vec<(Param, u64)> = body
-                .params
-                .iter()
-                .filter(|(p, _)| misses(**p))
-                .map(|(p, &c)| (*p, c))
-                .collect();
             let count = missed.iter().map(|(_, c)| *c as f64).sum::<f64>();
-            longest(Some(count)).map(|(rec, mut counts)| {
-                for (p, c) in &missed {
-                    counts.add(*p, *c);
-                }
-                (rec + summed(&misses), counts)
-            })
+            longest(Some(count)).map(plus_misses)
         };
         if let Some((rec, counts)) = recurrence.as_ref().filter(|r| r.0 > issued && r.0 > thr) {
             let (rows, var) = chain_rows(counts, *rec);
