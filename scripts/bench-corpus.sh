@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The accuracy benchmark: characterize this machine afresh, fetch and build the real set, then
-# validate every set of the corpus (tune, check, real) several times and print one table —
+# validate every set of the corpus (tune, check, holdout, real) several times and print one table —
 # set, n, failed, within 5/10/15/20 %, mean |error|, RMS — each figure the median over the
 # validations; written as JSON too.
 #
@@ -9,7 +9,7 @@
 #   MACHINE=results/x.json scripts/bench-corpus.sh    # reuse a characterization
 #   OUT=/tmp/bench FLAGS=-O2 scripts/bench-corpus.sh
 #   COMPILER=flang-new-16 FLAGS=-O2 scripts/bench-corpus.sh  # another compiler
-#   SETS="tune check" scripts/bench-corpus.sh         # skip the real set (no apt-get source)
+#   SETS="tune check holdout" scripts/bench-corpus.sh  # skip the real set (no apt-get source)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
@@ -18,7 +18,7 @@ FLAGS="${FLAGS:--O0}"
 COMPILER="${COMPILER:-}"
 VALIDATIONS="${VALIDATIONS:-3}"
 RUNS="${RUNS:-3}"
-SETS="${SETS:-tune check real}"
+SETS="${SETS:-tune check holdout real}"
 mkdir -p "$OUT"
 scripts/install-deps.sh
 cargo build --release --quiet

@@ -65,12 +65,13 @@ fn the_manifest_has_the_sets_the_corpus_promises() {
         count("check") >= 20,
         "the check set has at least 20 programs"
     );
+    assert!(count("holdout") >= 12, "the twelve holdout programs");
     assert_eq!(
         count("real"),
         0,
         "real programs are fetched, never committed"
     );
-    assert!(all.len() >= 40);
+    assert!(all.len() >= 52);
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! The programs a validation runs: one source file given on the command line, or the
 //! entries of a corpus manifest (`corpus/manifest.toml`), each with its set (tune, check,
-//! real), its source files (one program, analyzed as one), and how it is run (standard
+//! holdout, real), its source files (one program, analyzed as one), and how it is run (standard
 //! input, arguments, the extra compiler flags legacy code needs).
 //!
 //! The sets keep the judgement honest: a rule of the model is adopted on the *check* set as
-//! a whole, never on the programs it was developed with (the *tune* set).
+//! a whole, never on the programs it was developed with (the *tune* set); the *holdout* set,
+//! written by others who saw neither the corpus nor the model, is judged the same way.
 
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// The sets a corpus program may belong to, in report order.
-pub const SETS: [&str; 3] = ["tune", "check", "real"];
+pub const SETS: [&str; 4] = ["tune", "check", "holdout", "real"];
 
 /// What a program outside any corpus set is reported under.
 pub const NO_SET: &str = "programs";
@@ -51,7 +52,7 @@ pub enum ManifestError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgramSpec {
     pub name: String,
-    /// Its corpus set (tune, check, real); None for a file named on the command line.
+    /// Its corpus set (tune, check, holdout, real); None for a file named on the command line.
     pub set: Option<String>,
     /// Source files of the one program, in order.
     pub sources: Vec<PathBuf>,

@@ -85,7 +85,7 @@ pub struct PartComparison {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProgramValidation {
     pub program: String,
-    /// The corpus set the program belongs to (tune, check, real), when it came from one.
+    /// The corpus set the program belongs to (tune, check, holdout, real), when it came from one.
     #[serde(default)]
     pub set: Option<String>,
     pub file: String,

@@ -62,7 +62,7 @@ pub struct Args {
     /// Corpus manifest whose programs to validate (repeatable; e.g. corpus/manifest.toml)
     #[arg(long, value_name = "MANIFEST.toml")]
     manifest: Vec<PathBuf>,
-    /// Only the manifest programs of this set: tune, check or real (repeatable)
+    /// Only the manifest programs of this set: tune, check, holdout or real (repeatable)
     #[arg(long, value_name = "SET")]
     set: Vec<String>,
     /// File fed to the standard input of the programs named on the command line
