@@ -351,3 +351,32 @@ fn bit_intrinsics_are_one_integer_addition_each_not_calls() {
     let a = analyze_static(&[p], &AnalyzeOptions::default()).unwrap();
     assert_eq!(a.stats.total.static_counts.get(PROC), 1);
 }
+
+#[test]
+fn rounding_intrinsics_are_library_calls_in_a_real_run() {
+    // Rule 32: NINT, IDNINT, ANINT and DNINT are calls of lround and round, one RNDS or RNDD
+    // by the argument's precision, and no longer uncharacterized.
+    let src = "      PROGRAM RND
+      INTEGER I, K
+      REAL X
+      DOUBLE PRECISION D
+      K = 0
+      X = 0.3
+      D = 0.7D0
+      DO 10 I = 1, 5
+         K = K + NINT(X) + IDNINT(D)
+   10 CONTINUE
+      D = DNINT(D) + ANINT(D)
+      WRITE (*, *) K, D
+      END
+";
+    let a = analyzed_run("rnd.f", src);
+    let d = a.stats.total.dynamic_counts.unwrap();
+    assert_eq!(d.get(RNDS), 5);
+    assert_eq!(d.get(RNDD), 5 + 2);
+    assert!(
+        d.uncharacterized.keys().all(|k| !k.contains("NINT")),
+        "{:?}",
+        d.uncharacterized
+    );
+}

@@ -367,6 +367,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     index_experiments(&mut exps, &mut groups);
     latency_experiments(&mut exps, &mut groups);
     conversion_experiments(&mut exps, &mut groups);
+    rounding_experiments(&mut exps, &mut groups);
     addressed_load_experiment(&mut exps, &mut groups);
     integer_addition_experiments(&mut exps, &mut groups);
     element_transfer_experiment(&mut exps, &mut groups);
@@ -1267,6 +1268,54 @@ fn issue_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
         body,
     ));
     groups.push(single(&[Param::MEMO], "MEMO"));
+}
+
+/// Rule 32: RNDS and RNDD, NINT's call of the library's lroundf or lround, and QRNS and QRND,
+/// the same on a chain: a chain `X = 0.7 - REAL(NINT(X * 8.3)) * 0.01` (fixed point 0.65, so
+/// NINT's argument stays at 5.395), run as the intrinsics' tests are (independent chains for
+/// the throughput, one for the latency). Solved after the conversions: the integer comes back
+/// to the chain through one, whose CNVT (QCNV on the chain) the test's counts hold.
+fn rounding_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    use model::catalogue::{DataType, Operation, Precision};
+    for kind in [CostKind::Throughput, CostKind::Latency] {
+        for f in [FLAVORS[0], FLAVORS[1]] {
+            let (prec, back, step) = if f.ty == Type::Double {
+                (Precision::Double, "DBLE", "0.01D0")
+            } else {
+                (Precision::Single, "REAL", "0.01")
+            };
+            let param = match kind {
+                CostKind::Latency => Param::latency(Operation::Round, DataType::Real, prec),
+                CostKind::Throughput => {
+                    Param::lookup(Operation::Round, DataType::Real, prec, StorageClass::Local)
+                }
+            }
+            .expect("catalogue covers rounding");
+            let value = |x: &Operand, k: usize| {
+                let scaled = Expr::arith(ArithOp::Mul, v(x), v(&f.b(k)));
+                let rounded = Expr::intrinsic(back, vec![Expr::intrinsic("NINT", vec![scaled])]);
+                let step = Expr::Constant {
+                    text: step.into(),
+                    ty: f.ty,
+                };
+                Expr::arith(
+                    ArithOp::Sub,
+                    v(&f.a(k)),
+                    Expr::arith(ArithOp::Mul, rounded, step),
+                )
+            };
+            let body = match kind {
+                CostKind::Throughput => (1..=FEW_CHAINS)
+                    .map(|k| assign(&f.x(k), value(&f.x(k), k)))
+                    .collect(),
+                CostKind::Latency => chained(f, FEW_CHAINS, |k| value(&f.x(1), k)),
+            };
+            let inits = inits_for(f, FEW_CHAINS, Some(0.6), Some(0.7), Some(8.3));
+            let purpose = "X = 0.7 - REAL(NINT(X * 8.3)) * 0.01: fixed point 0.65";
+            exps.push(exp(param.to_string(), purpose, inits, body));
+            groups.push(single(&[param], param.mnemonic()));
+        }
+    }
 }
 
 /// Regions 11-12: intrinsics, each in a chain with an attracting fixed point at a typical

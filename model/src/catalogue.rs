@@ -138,6 +138,9 @@ pub enum Operation {
     /// One instruction of a loop body that loads or stores, issued at the rate the CPU's
     /// memory pipes sustain (rule 17).
     MemoryIssue,
+    /// NINT, IDNINT, ANINT or DNINT: rounding to the nearest whole number, a call of the C
+    /// library's lround or round at every optimization level (rule 32).
+    Round,
 }
 
 impl Operation {
@@ -194,6 +197,7 @@ impl Operation {
             Operation::ElementTransfer => "array element stored and loaded back",
             Operation::Window => "instructions in flight (out-of-order window)",
             Operation::MemoryIssue => "memory access issue in a loop body",
+            Operation::Round => "rounding to the nearest (NINT, ANINT)",
         }
     }
 }
@@ -453,6 +457,10 @@ catalogue! {
     QMXI = 135, 13, MinMax, Integer, Single, Local, false;
     QTEI = 136, 13, ElementTransfer, Integer, Single, Local, false;
     SRDD = 137, 12, SineReduction, Real, Double, Local, false;
+    RNDS = 138, 11, Round, Real, Single, Local, false;
+    RNDD = 139, 12, Round, Real, Double, Local, false;
+    QRNS = 140, 13, Round, Real, Single, Local, false;
+    QRND = 141, 13, Round, Real, Double, Local, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -592,6 +600,7 @@ impl Param {
             QFRS | QFRD => "rule 14b",
             BMSN => "rule 24",
             SRDD => "rule 24b",
+            RNDS | RNDD | QRNS | QRND => "rule 32",
             CNVT | QCNV => "rule 25",
             QADR => "rule 14c",
             QAIC | QAIR => "rule 14d",
@@ -720,10 +729,11 @@ mod tests {
         // fmod, WIND, MEMO, the four of CABS, INDEX's two, a function result's two, BMSN,
         // the conversion's two, QADR, the two integer additions of rule 14d, the DO
         // variable's link of rule 27, MIN and MAX on a chain (rule 14e), an integer element
-        // on a chain (rule 14f), a double sine's argument reduction (rule 24b).
+        // on a chain (rule 14f), a double sine's argument reduction (rule 24b), rounding's
+        // four (rule 32).
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1 + 4
         );
     }
 

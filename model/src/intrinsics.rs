@@ -20,9 +20,11 @@
 //!   position it tries, which the counting run counts (rule 23).
 //! - A type conversion (INT, IFIX, IDINT, REAL, FLOAT, SNGL, DBLE, DFLOAT) between integer,
 //!   REAL and DOUBLE PRECISION is one CNVT, QCNV on a chain (rule 25); of a value of its own
-//!   result type it is free. NINT, ANINT, the conversions of a complex and the other
-//!   character and complex intrinsics have no parameter: they are counted as
-//!   uncharacterized, by name.
+//!   result type it is free.
+//! - NINT, IDNINT, ANINT and DNINT are calls of the C library's lround and round (gfortran
+//!   at -O0 and -O2 alike): RNDS or RNDD by the argument's precision (rule 32).
+//! - AINT, DINT, the conversions of a complex and the other character and complex
+//!   intrinsics have no parameter: they are counted as uncharacterized, by name.
 
 use crate::catalogue::Operation;
 use crate::expr::{Expr, Type};
@@ -185,8 +187,8 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
     conv("INT", Type::Integer),
     conv("IFIX", Type::Integer),
     conv("IDINT", Type::Integer),
-    unch("NINT", Fixed(Type::Integer)),
-    unch("IDNINT", Fixed(Type::Integer)),
+    lib("NINT", Fixed(Type::Integer), O::Round),
+    lib("IDNINT", Fixed(Type::Integer), O::Round),
     conv("REAL", Type::Real),
     conv("FLOAT", Type::Real),
     conv("SNGL", Type::Real),
@@ -194,8 +196,8 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
     conv("DFLOAT", Type::Double),
     unch("AINT", OfArgument),
     unch("DINT", Fixed(Type::Double)),
-    unch("ANINT", OfArgument),
-    unch("DNINT", Fixed(Type::Double)),
+    lib("ANINT", OfArgument, O::Round),
+    lib("DNINT", Fixed(Type::Double), O::Round),
     free("CMPLX", Fixed(Type::Complex)),
     free("DCMPLX", Fixed(Type::DoubleComplex)),
     free("AIMAG", Fixed(Type::Real)),

@@ -1112,6 +1112,7 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         | Operation::Tan
         | Operation::Remainder
         | Operation::ComplexAbs
+        | Operation::Round
         | Operation::IndexCall
         | Operation::IndexScan
         | Operation::ProcedureCall
@@ -1853,11 +1854,19 @@ mod tests {
             vec![Expr::var(&x()), Expr::var(&y()), Expr::var(&g())],
         );
         assert_eq!(count_expr(&m), counts(&[(Param::CRSG, 2)]));
-        // Rule 25: a conversion is one CNVT; NINT has no parameter.
+        // Rule 25: a conversion is one CNVT; AINT has no parameter.
         let conv = count_expr(&Expr::intrinsic("REAL", vec![Expr::var(&i())]));
         assert_eq!(conv, counts(&[(Param::CNVT, 1)]));
+        let trunc = count_expr(&Expr::intrinsic("AINT", vec![Expr::var(&x())]));
+        assert_eq!(trunc.uncharacterized["intrinsic AINT"], 1);
+        // Rule 32: NINT and ANINT are the library's lround and round, in the argument's
+        // precision whatever the result's type.
         let round = count_expr(&Expr::intrinsic("NINT", vec![Expr::var(&x())]));
-        assert_eq!(round.uncharacterized["intrinsic NINT"], 1);
+        assert_eq!(round, counts(&[(Param::RNDS, 1)]));
+        let round = count_expr(&Expr::intrinsic("NINT", vec![Expr::var(&d())]));
+        assert_eq!(round, counts(&[(Param::RNDD, 1)]));
+        let round = count_expr(&Expr::intrinsic("DNINT", vec![Expr::var(&d())]));
+        assert_eq!(round, counts(&[(Param::RNDD, 1)]));
     }
 
     #[test]
