@@ -1272,48 +1272,37 @@ fn issue_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
 
 /// Rule 32: RNDS and RNDD, NINT's call of the library's lroundf or lround, and QRNS and QRND,
 /// the same on a chain: a chain `X = 0.7 - REAL(NINT(X * 8.3)) * 0.01` (fixed point 0.65, so
-/// NINT's argument stays at 5.395), run as the intrinsics' tests are (independent chains for
-/// the throughput, one for the latency). Solved after the conversions: the integer comes back
-/// to the chain through one, whose CNVT (QCNV on the chain) the test's counts hold.
+/// NINT's argument stays at 5.395), run as the intrinsics' tests are. Solved after the
+/// conversions: the integer comes back to the chain through one, whose CNVT (QCNV on the
+/// chain) the test's counts hold.
 fn rounding_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
-    use model::catalogue::{DataType, Operation, Precision};
     for kind in [CostKind::Throughput, CostKind::Latency] {
         for f in [FLAVORS[0], FLAVORS[1]] {
-            let (prec, back, step) = if f.ty == Type::Double {
-                (Precision::Double, "DBLE", "0.01D0")
+            let (back, step) = if f.ty == Type::Double {
+                ("DBLE", "0.01D0")
             } else {
-                (Precision::Single, "REAL", "0.01")
+                ("REAL", "0.01")
             };
-            let param = match kind {
-                CostKind::Latency => Param::latency(Operation::Round, DataType::Real, prec),
-                CostKind::Throughput => {
-                    Param::lookup(Operation::Round, DataType::Real, prec, StorageClass::Local)
-                }
-            }
-            .expect("catalogue covers rounding");
-            let value = |x: &Operand, k: usize| {
-                let scaled = Expr::arith(ArithOp::Mul, v(x), v(&f.b(k)));
-                let rounded = Expr::intrinsic(back, vec![Expr::intrinsic("NINT", vec![scaled])]);
-                let step = Expr::Constant {
-                    text: step.into(),
-                    ty: f.ty,
-                };
-                Expr::arith(
-                    ArithOp::Sub,
-                    v(&f.a(k)),
-                    Expr::arith(ArithOp::Mul, rounded, step),
-                )
+            let case = ChainCase {
+                param: intrinsic_param(f, kind, model::catalogue::Operation::Round),
+                purpose: "X = 0.7 - REAL(NINT(X * 8.3)) * 0.01: fixed point 0.65",
+                inits: inits_for(f, FEW_CHAINS, Some(0.6), Some(0.7), Some(8.3)),
+                value: Box::new(move |x, k| {
+                    let scaled = Expr::arith(ArithOp::Mul, v(x), v(&f.b(k)));
+                    let nint = Expr::intrinsic("NINT", vec![scaled]);
+                    let rounded = Expr::intrinsic(back, vec![nint]);
+                    let step = Expr::Constant {
+                        text: step.into(),
+                        ty: f.ty,
+                    };
+                    Expr::arith(
+                        ArithOp::Sub,
+                        v(&f.a(k)),
+                        Expr::arith(ArithOp::Mul, rounded, step),
+                    )
+                }),
             };
-            let body = match kind {
-                CostKind::Throughput => (1..=FEW_CHAINS)
-                    .map(|k| assign(&f.x(k), value(&f.x(k), k)))
-                    .collect(),
-                CostKind::Latency => chained(f, FEW_CHAINS, |k| value(&f.x(1), k)),
-            };
-            let inits = inits_for(f, FEW_CHAINS, Some(0.6), Some(0.7), Some(8.3));
-            let purpose = "X = 0.7 - REAL(NINT(X * 8.3)) * 0.01: fixed point 0.65";
-            exps.push(exp(param.to_string(), purpose, inits, body));
-            groups.push(single(&[param], param.mnemonic()));
+            push_chain_case(exps, groups, f, kind, case);
         }
     }
 }
@@ -1323,13 +1312,28 @@ fn rounding_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
 fn intrinsic_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     for f in [FLAVORS[0], FLAVORS[1]] {
         for case in intrinsic_cases(f, CostKind::Throughput) {
-            let body = (1..=FEW_CHAINS)
-                .map(|k| assign(&f.x(k), (case.value)(&f.x(k), k)))
-                .collect();
-            exps.push(exp(case.param.to_string(), case.purpose, case.inits, body));
-            groups.push(single(&[case.param], case.param.mnemonic()));
+            push_chain_case(exps, groups, f, CostKind::Throughput, case);
         }
     }
+}
+
+/// The test of one chain case, solved alone: [`FEW_CHAINS`] independent chains for a
+/// throughput, one chain of as many statements for a latency.
+fn push_chain_case(
+    exps: &mut Vec<Experiment>,
+    groups: &mut Vec<Group>,
+    f: Flavor,
+    kind: CostKind,
+    case: ChainCase,
+) {
+    let body = match kind {
+        CostKind::Throughput => (1..=FEW_CHAINS)
+            .map(|k| assign(&f.x(k), (case.value)(&f.x(k), k)))
+            .collect(),
+        CostKind::Latency => chained(f, FEW_CHAINS, |k| (case.value)(&f.x(1), k)),
+    };
+    exps.push(exp(case.param.to_string(), case.purpose, case.inits, body));
+    groups.push(single(&[case.param], case.param.mnemonic()));
 }
 
 /// Rule 24b: SRDD, a double sine's argument reduction, from SIND's test with its chains moved
@@ -1637,9 +1641,7 @@ fn latency_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     function_result_experiments(exps, groups);
     for f in [FLAVORS[0], FLAVORS[1]] {
         for case in intrinsic_cases(f, CostKind::Latency) {
-            let body = chained(f, FEW_CHAINS, |k| (case.value)(&f.x(1), k));
-            exps.push(exp(case.param.to_string(), case.purpose, case.inits, body));
-            groups.push(single(&[case.param], case.param.mnemonic()));
+            push_chain_case(exps, groups, f, CostKind::Latency, case);
         }
     }
 }
@@ -1688,6 +1690,21 @@ fn function_result_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Grou
     }
 }
 
+/// The parameter of a library function `op` in `f`'s precision: its throughput or latency.
+fn intrinsic_param(f: Flavor, kind: CostKind, op: model::catalogue::Operation) -> Param {
+    use model::catalogue::{DataType, Precision};
+    let prec = if f.ty == Type::Double {
+        Precision::Double
+    } else {
+        Precision::Single
+    };
+    match kind {
+        CostKind::Latency => Param::latency(op, DataType::Real, prec),
+        CostKind::Throughput => Param::lookup(op, DataType::Real, prec, StorageClass::Local),
+    }
+    .expect("catalogue covers the intrinsics")
+}
+
 /// A chain test: the parameter, what the body does, the initial values, and the value of
 /// statement k given the chain variable it reads.
 struct ChainCase {
@@ -1704,19 +1721,8 @@ type ChainValue = Box<dyn Fn(&Operand, usize) -> Expr>;
 /// at a typical argument; shared by the throughput (regions 11-12) and latency (region 13)
 /// tests, which differ only in how many chains run at once.
 fn intrinsic_cases(f: Flavor, kind: CostKind) -> Vec<ChainCase> {
-    use model::catalogue::{DataType, Operation as Op, Precision};
-    let prec = if f.ty == Type::Double {
-        Precision::Double
-    } else {
-        Precision::Single
-    };
-    let param = |op: Op| {
-        match kind {
-            CostKind::Latency => Param::latency(op, DataType::Real, prec),
-            CostKind::Throughput => Param::lookup(op, DataType::Real, prec, StorageClass::Local),
-        }
-        .expect("catalogue covers the intrinsics")
-    };
+    use model::catalogue::Operation as Op;
+    let param = |op: Op| intrinsic_param(f, kind, op);
     let n = FEW_CHAINS;
     vec![
         ChainCase {
