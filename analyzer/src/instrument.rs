@@ -37,6 +37,8 @@ pub struct Names {
     pub induction: String,
     /// The function giving the positions an INDEX reference scans (rule 23).
     pub scan: String,
+    /// The function giving the first-character compares it mispredicts (rule 23b).
+    pub scan_miss: String,
     /// The function giving a bit of a sine or cosine argument's quadrant (rule 24).
     pub quadrant: String,
     /// The function telling whether a sine or cosine reduces its argument (rule 24b).
@@ -67,6 +69,7 @@ impl Names {
                 pending_common: format!("OPCPD{s}"),
                 induction: format!("OPCIV{s}"),
                 scan: format!("OPCIX{s}"),
+                scan_miss: format!("OPCIM{s}"),
                 quadrant: format!("OPCQD{s}"),
                 reduction: format!("OPCRD{s}"),
                 range: format!("OPCRG{s}"),
@@ -81,6 +84,7 @@ impl Names {
                 &n.predictor_core,
                 &n.pending_common,
                 &n.scan,
+                &n.scan_miss,
                 &n.quadrant,
                 &n.reduction,
                 &n.range,
@@ -505,13 +509,24 @@ fn scan_slots(prog: &Program) -> Vec<(usize, usize)> {
     crate::scans::scan_slots(prog, base)
 }
 
+/// The slots of the statements of `scans` (their [`scan_slots`]) for their mispredicted
+/// first-character compares (rule 23b), one each, after the scans'.
+fn scan_miss_slots(scans: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let base = scans.last().map_or(0, |&(_, slot)| slot + 1);
+    scans
+        .iter()
+        .enumerate()
+        .map(|(j, &(s, _))| (s, base + j))
+        .collect()
+}
+
 /// Statements whose sine and cosine quadrant branches the simulated predictor watches (rule
-/// 24), one slot each (their misses), after the scans' slots.
+/// 24), one slot each (their misses), after the scans' slots and their misses'.
 fn quadrant_slots(prog: &Program) -> Vec<(usize, usize)> {
     let base = prog.probes.len()
         + BRANCH_SLOTS * branch_slots(prog).len()
         + multiway_slots(prog).len()
-        + scan_slots(prog).len();
+        + 2 * scan_slots(prog).len();
     crate::quadrants::quadrant_slots(prog, base)
 }
 
@@ -531,7 +546,8 @@ fn extents_base(prog: &Program) -> usize {
     prog.probes.len()
         + BRANCH_SLOTS * branch_slots(prog).len()
         + multiway_slots(prog).len()
-        + scan_slots(prog).len()
+        // Each scan slot has one of misses ([`scan_miss_slots`]).
+        + 2 * scan_slots(prog).len()
         // Each quadrant slot has one of reduced arguments ([`reduction_slots`]).
         + 2 * quadrant_slots(prog).len()
 }
@@ -593,6 +609,9 @@ pub struct WatchedSlots {
     multiway: HashMap<usize, usize>,
     /// Statements whose INDEX scans are counted: statement -> slot ([`scan_slots`]).
     scans: HashMap<usize, usize>,
+    /// The same statements: statement -> slot of their mispredicted compares
+    /// ([`scan_miss_slots`]).
+    scan_misses: HashMap<usize, usize>,
     /// Statements whose quadrant branches are simulated: statement -> slot
     /// ([`quadrant_slots`]).
     quadrants: HashMap<usize, usize>,
@@ -611,10 +630,12 @@ impl WatchedSlots {
     pub fn of(prog: &Program) -> Self {
         let quadrants = quadrant_slots(prog);
         let extents = extent_slots(prog);
+        let scans = scan_slots(prog);
         WatchedSlots {
             ifs: branch_slots(prog).into_iter().collect(),
             multiway: multiway_slots(prog).into_iter().collect(),
-            scans: scan_slots(prog).into_iter().collect(),
+            scan_misses: scan_miss_slots(&scans).into_iter().collect(),
+            scans: scans.into_iter().collect(),
             reductions: reduction_slots(&quadrants).into_iter().collect(),
             quadrants: quadrants.into_iter().collect(),
             trips: trip_slots(prog, &extents)
@@ -644,6 +665,12 @@ impl WatchedSlots {
     /// (rule 23), if the run counted them.
     pub fn index_scans(&self, s: usize, counters: &[u64]) -> Option<u64> {
         counters.get(*self.scans.get(&s)?).copied()
+    }
+
+    /// The first-character compares the INDEX references of statement `s` mispredicted in a
+    /// run (rule 23b), if the run counted them.
+    pub fn index_misses(&self, s: usize, counters: &[u64]) -> Option<u64> {
+        counters.get(*self.scan_misses.get(&s)?).copied()
     }
 
     /// The simulated misses of statement `s`'s quadrant branches (rule 24) in a run's
@@ -973,6 +1000,7 @@ pub fn instrument_counters(
         (Vec::new(), Vec::new())
     };
     let reductions = reduction_slots(&quadrants);
+    let scan_misses = scan_miss_slots(&scans);
     let extents = if simulate_branches {
         extent_slots(prog)
     } else {
@@ -987,6 +1015,7 @@ pub fn instrument_counters(
         + BRANCH_SLOTS * slots.len()
         + multiway.len()
         + scans.len()
+        + scan_misses.len()
         + quadrants.len()
         + reductions.len()
         + extents
@@ -1082,6 +1111,15 @@ pub fn instrument_counters(
         |refs, counter, _| crate::scans::additions(refs, counter, &names.scan),
         &names.scan,
     );
+    insert_watches(
+        &mut rw,
+        prog,
+        c,
+        &scan_misses,
+        crate::scans::scan_watch,
+        |refs, counter, _| crate::scans::additions(refs, counter, &names.scan_miss),
+        &names.scan_miss,
+    );
     // Rule 24c: the range branches run before the quadrant's.
     insert_watches(
         &mut rw,
@@ -1160,6 +1198,7 @@ pub fn instrument_counters(
     ])
     .chain(predictor_entries(&names, n))
     .chain(crate::scans::scan_function(&names.scan))
+    .chain(crate::scans::miss_function(&names.scan_miss))
     .chain(crate::quadrants::quadrant_function(&names.quadrant))
     .chain(crate::quadrants::reduction_function(&names.reduction))
     .chain(crate::quadrants::range_function(&names.range))

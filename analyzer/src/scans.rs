@@ -6,6 +6,10 @@
 //! (a function of the copy's: the same INDEX, then the match's position, or every position
 //! when there is none) to one counter slot per statement.
 //!
+//! Rule 23b: a second counter slot per statement adds the first-character compares the
+//! references mispredict: of the positions a reference tries, those starting with the
+//! substring's first character and those not, the fewer ([`miss_function`]).
+//!
 //! Watched: assignments, block IFs and logical IFs (condition and consequent apart) whose
 //! INDEX references all take two arguments and that call no function of the program (the
 //! copy evaluates the arguments twice). Any other statement keeps its scans uncharacterized.
@@ -184,6 +188,34 @@ pub fn scan_function(name: &str) -> Vec<String> {
             "ELSE".into(),
             format!("   {name} = MAX(LEN(A) - LEN(B) + 1, 0)"),
             "END IF".into(),
+        ],
+    )
+}
+
+/// The counted copy's function giving the first-character compares `INDEX(A, B)`
+/// mispredicts (rule 23b, `model::rules::index_misses`): of the positions it tries (those
+/// [`scan_function`] gives), k start with B's first character; the predictor misses the
+/// minority, min(k, n - k).
+pub fn miss_function(name: &str) -> Vec<String> {
+    integer8_function(
+        name,
+        "A, B",
+        &[
+            "CHARACTER*(*) A, B".into(),
+            "INTEGER I, J, K, N".into(),
+            format!("{name} = 0"),
+            "IF (LEN(B) .EQ. 0) RETURN".into(),
+            "J = INDEX(A, B)".into(),
+            "IF (J .GT. 0) THEN".into(),
+            "   N = J".into(),
+            "ELSE".into(),
+            "   N = MAX(LEN(A) - LEN(B) + 1, 0)".into(),
+            "END IF".into(),
+            "K = 0".into(),
+            "DO I = 1, N".into(),
+            "   IF (A(I:I) .EQ. B(1:1)) K = K + 1".into(),
+            "END DO".into(),
+            format!("{name} = MIN(K, N - K)"),
         ],
     )
 }

@@ -127,6 +127,7 @@ impl CalleeWork {
 
 /// Dynamic counts of statement `s`, with the branch misses of an IF, arithmetic IF or
 /// computed GO TO (rule 15), the positions its INDEX references scanned (rule 23) and the
+/// first-character compares they mispredicted (rule 23b), the
 /// misses of its sines' and cosines' quadrant branches (rule 24) and their reduced arguments
 /// (rule 24b);
 /// `slots` says where the run counted them.
@@ -153,6 +154,9 @@ pub fn statement_dynamic(
     }
     if let Some(positions) = slots.index_scans(s, counters) {
         model::rules::charge_index_scans(&mut c, positions);
+    }
+    if let Some(misses) = slots.index_misses(s, counters) {
+        model::rules::charge_index_misses(&mut c, misses);
     }
     if let Some(misses) = slots.quadrant_misses(s, counters) {
         model::rules::charge_quadrant_misses(&mut c, misses);

@@ -1,6 +1,7 @@
 //! Rule 23 through a real run: the counted copy counts the character positions each INDEX
 //! reference scans, in assignments, block IFs and logical IFs (condition and consequent),
-//! and leaves the scans it cannot watch uncharacterized.
+//! and leaves the scans it cannot watch uncharacterized; and (rule 23b) the first-character
+//! compares those references mispredict.
 
 use model::rules::INDEX_SCAN;
 use model::{OpCounts, Param};
@@ -22,16 +23,20 @@ fn unscanned(c: &OpCounts) -> u64 {
 #[test]
 fn index_scans_are_counted_where_they_can_be_watched() {
     let a = analyze(true);
-    // (unit, references run, positions scanned): see the fixture's comments.
-    for (unit, calls, positions) in [
-        ("ASSIGN", 10, 990),
-        ("LCOND", 10, 30),
-        ("LCONS", 5, 50),
-        ("BLOCK", 10, 890),
+    // (unit, references run, positions scanned, first-character compares mispredicted, rule
+    // 23b: the fewer of those positions that start with the substring's first character and
+    // those that do not): see the fixture's comments.
+    for (unit, calls, positions, misses) in [
+        ("ASSIGN", 10, 990, 0),
+        ("LCOND", 10, 30, 10),
+        ("LCONS", 5, 50, 5),
+        ("BLOCK", 10, 890, 0),
+        ("PARTL", 10, 990, 100),
     ] {
         let c = counts(&a, unit);
         assert_eq!(c.get(Param::INDX), calls, "{unit}: INDEX references");
         assert_eq!(c.get(Param::SCAN), positions, "{unit}: positions scanned");
+        assert_eq!(c.get(Param::SCNM), misses, "{unit}: compares mispredicted");
         assert_eq!(unscanned(c), 0, "{unit}: scans left uncharacterized");
     }
     // Not watched: an ELSE IF's condition and the backward search; their references still
@@ -40,6 +45,7 @@ fn index_scans_are_counted_where_they_can_be_watched() {
         let c = counts(&a, unit);
         assert_eq!(c.get(Param::INDX), 10, "{unit}");
         assert_eq!(c.get(Param::SCAN), 0, "{unit}");
+        assert_eq!(c.get(Param::SCNM), 0, "{unit}");
         assert_eq!(unscanned(c), 10, "{unit}");
     }
     // An array named INDEX is an array.
@@ -54,5 +60,6 @@ fn without_the_simulation_the_scans_stay_uncharacterized() {
     let c = counts(&a, "ASSIGN");
     assert_eq!(c.get(Param::INDX), 10);
     assert_eq!(c.get(Param::SCAN), 0);
+    assert_eq!(c.get(Param::SCNM), 0);
     assert_eq!(unscanned(c), 10);
 }

@@ -316,6 +316,23 @@ fn support() -> String {
     w.stmt(Some(1), "A(I) = 2 * INT(MOD(S / 1024_8, 2_8)) - 1");
     w.s("NSIGNS = 0");
     w.s("END");
+    w.comment("Random letters for SCNM's test (rule 23b): S(1:N) from 'QABC', the same");
+    w.comment("Park-Miller chain (the characterizer counts its Qs the same way).");
+    w.s("INTEGER FUNCTION NLETRS(S, N)");
+    w.s("INTEGER N, I");
+    w.s("CHARACTER*(*) S");
+    w.s("CHARACTER*4 AL");
+    w.s("INTEGER*8 R");
+    w.s("AL = 'QABC'");
+    w.s("R = 4711");
+    w.s("DO 1 I = 1, N");
+    w.s("R = MOD(R * 16807_8, 2147483647_8)");
+    w.stmt(
+        Some(1),
+        "S(I:I) = AL(MOD(R / 1024_8, 4_8) + 1:MOD(R / 1024_8, 4_8) + 1)",
+    );
+    w.s("NLETRS = 0");
+    w.s("END");
     w.s("SUBROUTINE FILLI(A, N, V)");
     w.s("INTEGER N, I, A(N), V");
     w.s("DO 1 I = 1, N");

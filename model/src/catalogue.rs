@@ -95,6 +95,10 @@ pub enum Operation {
     /// library compares the substring's first character there, and the following ones while
     /// they match.
     IndexScan,
+    /// A position where INDEX's compare of the substring's first character goes the other
+    /// way than the predictor guessed (rule 23b): where the text decides it, the library's
+    /// branch mispredicts.
+    IndexMiss,
     /// A REAL or DOUBLE PRECISION function's result on its way back to the reference, on a
     /// chain (rule 14b): at -O0 gfortran returns it through the callee's frame and moves it
     /// between the floating-point and integer registers.
@@ -185,6 +189,7 @@ impl Operation {
             Operation::ComplexAbs => "modulus of a complex (CABS, hypot)",
             Operation::IndexCall => "INDEX call (string search)",
             Operation::IndexScan => "INDEX, one position scanned",
+            Operation::IndexMiss => "INDEX, first-character compare mispredicted",
             Operation::FunctionResult => "function result returned",
             Operation::QuadrantMiss => "sine or cosine quadrant branch mispredicted",
             Operation::SineReduction => "sine or cosine argument reduced (beyond 2.43)",
@@ -461,6 +466,7 @@ catalogue! {
     RNDD = 139, 12, Round, Real, Double, Local, false;
     QRNS = 140, 13, Round, Real, Single, Local, false;
     QRND = 141, 13, Round, Real, Double, Local, false;
+    SCNM = 142, 11, IndexMiss, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -579,6 +585,7 @@ impl Param {
             INDX => "ns per call",
             SRDD => "ns per reduced argument",
             SCAN => "ns per position scanned",
+            SCNM => "ns per miss",
             p if p.cost_kind() == CostKind::Latency => "ns per link",
             _ => "ns per operation",
         }
@@ -597,6 +604,7 @@ impl Param {
             MODS | MODD => "rule 9",
             CABS | CABD => "rule 13a",
             INDX | SCAN => "rule 23",
+            SCNM => "rule 23b",
             QFRS | QFRD => "rule 14b",
             BMSN => "rule 24",
             SRDD => "rule 24b",
@@ -730,10 +738,10 @@ mod tests {
         // the conversion's two, QADR, the two integer additions of rule 14d, the DO
         // variable's link of rule 27, MIN and MAX on a chain (rule 14e), an integer element
         // on a chain (rule 14f), a double sine's argument reduction (rule 24b), rounding's
-        // four (rule 32).
+        // four (rule 32), INDEX's mispredicted compares (rule 23b).
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1 + 4
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1 + 4 + 1
         );
     }
 

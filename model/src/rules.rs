@@ -44,7 +44,9 @@
 //! 13. Anything else (character operations, I/O statements, type conversions, intrinsics
 //!     without a parameter) is counted as uncharacterized, by kind. INDEX is the exception
 //!     (rule 23): INDX per reference and SCAN per character position it tries, which the
-//!     counting run counts ([`charge_index_scans`]).
+//!     counting run counts ([`charge_index_scans`]); 23b: and SCNM per mispredicted compare
+//!     of the substring's first character, min(k, n - k) of a reference's n positions, k of
+//!     which start with that character ([`charge_index_misses`], [`index_misses`]).
 //!     13a. A COMPLEX operation counts the real operations gfortran compiles it into, in its
 //!     parts' precision (DOUBLE COMPLEX, COMPLEX*16: double): an addition two additions, a
 //!     multiplication four multiplications and two additions, a division Smith's algorithm
@@ -1095,7 +1097,10 @@ pub enum LoopCharge {
 /// Whether `op` is a mispredicted branch (rule 15's IFs, rule 24's quadrants): at -O0 it
 /// flushes the operations of a loop's chain that follow it, which wait for the refill.
 pub fn is_branch_miss(op: Operation) -> bool {
-    matches!(op, Operation::BranchMiss | Operation::QuadrantMiss)
+    matches!(
+        op,
+        Operation::BranchMiss | Operation::QuadrantMiss | Operation::IndexMiss
+    )
 }
 
 /// The kind of charge of `op` in a loop charged by its instructions (rule 17).
@@ -1115,6 +1120,7 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         | Operation::Round
         | Operation::IndexCall
         | Operation::IndexScan
+        | Operation::IndexMiss
         | Operation::ProcedureCall
         | Operation::ConstantStoreLarge => LoopCharge::Event,
         _ => LoopCharge::Issued,
@@ -1433,6 +1439,24 @@ pub const INDEX_SCAN: &str = "INDEX positions scanned";
 pub fn charge_index_scans(c: &mut OpCounts, positions: u64) {
     c.uncharacterized.remove(INDEX_SCAN);
     c.add(Param::SCAN, positions);
+}
+
+/// Rule 23b: the counts of a statement whose INDEX references mispredicted `misses` of their
+/// first-character compares (counted by the counting run): one SCNM each. At each position
+/// the library's branch on that compare goes on to the next position or into the substring;
+/// where the text decides it, a predictor guesses the more frequent way, so a reference that
+/// tried `n` positions, `k` of them starting with the substring's first character, misses
+/// about `min(k, n - k)` times ([`index_misses`]). A repeated alphabet (SCAN's own test)
+/// or a character at every position misses nothing.
+pub fn charge_index_misses(c: &mut OpCounts, misses: u64) {
+    c.add(Param::SCNM, misses);
+}
+
+/// Rule 23b: the mispredicted first-character compares of one INDEX reference that tried
+/// `positions` start positions, `partial` of which start with the substring's first
+/// character: the predictor follows the majority, and misses the minority.
+pub fn index_misses(positions: u64, partial: u64) -> u64 {
+    partial.min(positions.saturating_sub(partial))
 }
 
 /// Rule 24: the branches a reference to SIN or COS takes on its argument's quadrant, which
@@ -2340,6 +2364,23 @@ mod tests {
         assert_eq!(run.get(Param::INDX), 10);
         assert_eq!(run.get(Param::SCAN), 990);
         assert!(!run.uncharacterized.contains_key(INDEX_SCAN));
+    }
+
+    #[test]
+    fn index_misses_the_minority_of_its_first_character_compares() {
+        // Rule 23b: the predictor follows the majority way of the compare.
+        assert_eq!(index_misses(100, 25), 25);
+        assert_eq!(index_misses(100, 75), 25);
+        // A character at every position, or at none: the compare always goes one way.
+        assert_eq!(index_misses(100, 100), 0);
+        assert_eq!(index_misses(100, 0), 0);
+        // A search that found its substring at the first position tried.
+        assert_eq!(index_misses(1, 1), 0);
+        let mut c = OpCounts::default();
+        charge_index_misses(&mut c, 7);
+        assert_eq!(c.get(Param::SCNM), 7);
+        assert!(is_branch_miss(Param::SCNM.def().operation));
+        assert_eq!(loop_charge(Param::SCNM.def().operation), LoopCharge::Event);
     }
 
     #[test]
