@@ -1455,7 +1455,7 @@ pub const MISS_TEXT: usize = 262_144;
 
 /// The `length` letters the support code's NLETRS draws from "QABC" (its Park-Miller chain
 /// from 4711), so the characterizer counts their Qs.
-fn random_letters(length: usize) -> String {
+pub(crate) fn random_letters(length: usize) -> String {
     const LETTERS: &[u8] = b"QABC";
     let mut r: u64 = 4711;
     (0..length)

@@ -424,6 +424,43 @@ mod tests {
         assert_eq!(joined, long);
     }
 
+    /// SCNM's counts (rule 23b) come from the characterizer's copy of the letters the
+    /// support code's NLETRS draws: built by gfortran and run, the two count the same Qs.
+    #[test]
+    fn the_support_code_draws_the_letters_scnm_is_counted_with() {
+        let Ok(compiler) = harness::Compiler::find(None, &["-O0".to_string()]) else {
+            eprintln!("skipping: gfortran is not installed");
+            return;
+        };
+        let n = 5000;
+        let dir = tempfile::tempdir().unwrap();
+        let support = dir.path().join("support.f");
+        std::fs::write(&support, generate(&[]).support_source).unwrap();
+        let mut w = FixedForm::default();
+        w.s("PROGRAM DRAWS");
+        w.s(&format!("CHARACTER*{n} S"));
+        w.s("INTEGER I, K, NLETRS");
+        w.s("EXTERNAL NLETRS");
+        w.s(&format!("K = NLETRS(S, {n})"));
+        w.s(&format!("DO 1 I = 1, {n}"));
+        w.stmt(Some(1), "IF (S(I:I) .EQ. 'Q') K = K + 1");
+        w.s("WRITE (*, '(I0)') K");
+        w.s("WRITE (*, '(A)') S(1:20)");
+        w.s("END");
+        let driver = dir.path().join("draws.f");
+        std::fs::write(&driver, &w.text).unwrap();
+        let exe = dir.path().join("draws");
+        compiler.build(&[driver, support], &exe, &[]).unwrap();
+        let out = std::process::Command::new(&exe).output().unwrap();
+        let out = String::from_utf8_lossy(&out.stdout).to_string();
+        let mine = crate::experiments::random_letters(n);
+        let qs = mine.matches('Q').count();
+        assert_eq!(out.lines().next(), Some(qs.to_string().as_str()), "{out}");
+        assert_eq!(out.lines().nth(1), Some(&mine[..20]), "{out}");
+        // A quarter of them, as the test's purpose says.
+        assert!((qs as f64 / n as f64 - 0.25).abs() < 0.03, "{qs} of {n}");
+    }
+
     #[test]
     fn experiments_map_back_from_line_numbers() {
         let (exps, _) = crate::experiments::catalogue();
