@@ -512,8 +512,14 @@ fn scan_slots(prog: &Program) -> Vec<(usize, usize)> {
 /// The slots of the statements of `scans` (their [`scan_slots`]) for their mispredicted
 /// first-character compares (rule 23b), one each, after the scans'.
 fn scan_miss_slots(scans: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let base = scans.last().map_or(0, |&(_, slot)| slot + 1);
-    scans
+    second_slots(scans)
+}
+
+/// A second slot for each of the statements of `first` (statement, slot), one each, after
+/// the last of theirs.
+fn second_slots(first: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let base = first.last().map_or(0, |&(_, slot)| slot + 1);
+    first
         .iter()
         .enumerate()
         .map(|(j, &(s, _))| (s, base + j))
@@ -533,12 +539,7 @@ fn quadrant_slots(prog: &Program) -> Vec<(usize, usize)> {
 /// The slots of the statements of `quadrants` (their [`quadrant_slots`]) for their reduced
 /// arguments (rule 24b), one each, after the quadrants'.
 fn reduction_slots(quadrants: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let base = quadrants.last().map_or(0, |&(_, slot)| slot + 1);
-    quadrants
-        .iter()
-        .enumerate()
-        .map(|(j, &(s, _))| (s, base + j))
-        .collect()
+    second_slots(quadrants)
 }
 
 /// The first slot after the reduced arguments': where the extents' slots begin.
@@ -1102,24 +1103,18 @@ pub fn instrument_counters(
             rw.insert_before(s, &watch);
         }
     }
-    insert_watches(
-        &mut rw,
-        prog,
-        c,
-        &scans,
-        crate::scans::scan_watch,
-        |refs, counter, _| crate::scans::additions(refs, counter, &names.scan),
-        &names.scan,
-    );
-    insert_watches(
-        &mut rw,
-        prog,
-        c,
-        &scan_misses,
-        crate::scans::scan_watch,
-        |refs, counter, _| crate::scans::additions(refs, counter, &names.scan_miss),
-        &names.scan_miss,
-    );
+    // Rules 23 and 23b: each watched statement's positions and mispredicted compares.
+    for (slots, function) in [(&scans, &names.scan), (&scan_misses, &names.scan_miss)] {
+        insert_watches(
+            &mut rw,
+            prog,
+            c,
+            slots,
+            crate::scans::scan_watch,
+            |refs, counter, _| crate::scans::additions(refs, counter, function),
+            function,
+        );
+    }
     // Rule 24c: the range branches run before the quadrant's.
     insert_watches(
         &mut rw,
