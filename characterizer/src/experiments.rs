@@ -365,6 +365,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     intrinsic_experiments(&mut exps, &mut groups);
     reduced_sine_experiment(&mut exps, &mut groups);
     index_experiments(&mut exps, &mut groups);
+    concatenation_experiment(&mut exps, &mut groups);
     latency_experiments(&mut exps, &mut groups);
     conversion_experiments(&mut exps, &mut groups);
     rounding_experiments(&mut exps, &mut groups);
@@ -1443,6 +1444,75 @@ fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     groups.push(Group {
         unknowns: vec![Param::INDX, Param::SCAN, Param::SCNM],
         experiments: vec!["INDX".into(), "SCAN".into(), "SCNM".into()],
+        baseline: None,
+    });
+}
+
+/// Rule 13b: CHCC, a concatenation whose length the compiler does not know, with its heap
+/// temporary and the move of its result: `SCC(1:LC2) = SCA(1:LC) // SCB(1:LC)`, LC = 8 from
+/// the support code (an 8-character word and its neighbour, as text processing joins them).
+fn concatenation_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let substring = |name: &str, length: &str| Expr::Opaque {
+        kind: "character substring".into(),
+        ty: Type::Character,
+        parts: vec![
+            v(&Operand::local(name, Type::Character)),
+            Expr::Constant {
+                text: "1".into(),
+                ty: Type::Integer,
+            },
+            v(&Operand::local(length, Type::Integer)),
+        ],
+    };
+    let text = |e: &str, length: &str| format!("{e}(1:{length})");
+    let body = (0..4)
+        .map(|_| {
+            let target = substring("SCC", "LC2");
+            let value = Expr::arith(
+                ArithOp::Concat,
+                substring("SCA", "LC"),
+                substring("SCB", "LC"),
+            );
+            BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!(
+                        "{} = {} // {}",
+                        text("SCC", "LC2"),
+                        text("SCA", "LC"),
+                        text("SCB", "LC")
+                    ),
+                }],
+                // The substrings and the move of the result, which every concatenation
+                // statement has, are part of what CHCC measures.
+                counts: OpCounts {
+                    uncharacterized: Default::default(),
+                    ..rules::count_assignment(&target, &value)
+                },
+            }
+        })
+        .collect();
+    let inits = vec![
+        ("LC".into(), "IVAL(8)".into()),
+        ("LC2".into(), "2 * LC".into()),
+        ("SCA".into(), "'CONCATENATION'".into()),
+        ("SCB".into(), "'OPERANDS'".into()),
+    ];
+    let mut e = exp(
+        Param::CHCC.to_string(),
+        "SCC(1:LC2) = SCA(1:LC) // SCB(1:LC), LC = 8 at run time",
+        inits,
+        body,
+    );
+    e.locals = vec![
+        "CHARACTER*16 SCA, SCB".into(),
+        "CHARACTER*32 SCC".into(),
+        "INTEGER LC, LC2".into(),
+    ];
+    exps.push(e);
+    groups.push(Group {
+        unknowns: vec![Param::CHCC],
+        experiments: vec![Param::CHCC.to_string()],
         baseline: None,
     });
 }

@@ -99,6 +99,10 @@ pub enum Operation {
     /// way than the predictor guessed (rule 23b): where the text decides it, the library's
     /// branch mispredicts.
     IndexMiss,
+    /// A concatenation of character strings whose length the compiler does not know (rule
+    /// 13b): gfortran allocates its result on the heap, calls `_gfortran_concat_string` and
+    /// frees it once the statement has moved the result where it goes.
+    Concatenation,
     /// A REAL or DOUBLE PRECISION function's result on its way back to the reference, on a
     /// chain (rule 14b): at -O0 gfortran returns it through the callee's frame and moves it
     /// between the floating-point and integer registers.
@@ -190,6 +194,7 @@ impl Operation {
             Operation::IndexCall => "INDEX call (string search)",
             Operation::IndexScan => "INDEX, one position scanned",
             Operation::IndexMiss => "INDEX, first-character compare mispredicted",
+            Operation::Concatenation => "character concatenation (//) and its temporary",
             Operation::FunctionResult => "function result returned",
             Operation::QuadrantMiss => "sine or cosine quadrant branch mispredicted",
             Operation::SineReduction => "sine or cosine argument reduced (beyond 2.43)",
@@ -467,6 +472,7 @@ catalogue! {
     QRNS = 140, 13, Round, Real, Single, Local, false;
     QRND = 141, 13, Round, Real, Double, Local, false;
     SCNM = 142, 11, IndexMiss, None, None, None, false;
+    CHCC = 143, 11, Concatenation, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -605,6 +611,7 @@ impl Param {
             CABS | CABD => "rule 13a",
             INDX | SCAN => "rule 23",
             SCNM => "rule 23b",
+            CHCC => "rule 13b",
             QFRS | QFRD => "rule 14b",
             BMSN => "rule 24",
             SRDD => "rule 24b",
@@ -738,10 +745,11 @@ mod tests {
         // the conversion's two, QADR, the two integer additions of rule 14d, the DO
         // variable's link of rule 27, MIN and MAX on a chain (rule 14e), an integer element
         // on a chain (rule 14f), a double sine's argument reduction (rule 24b), rounding's
-        // four (rule 32), INDEX's mispredicted compares (rule 23b).
+        // four (rule 32), INDEX's mispredicted compares (rule 23b), a concatenation (rule
+        // 13b).
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1 + 4 + 1
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1 + 4 + 1 + 1
         );
     }
 

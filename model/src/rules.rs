@@ -58,6 +58,10 @@
 //!     DCMPLX cost nothing, and so does taking a part (AIMAG, DIMAG, DREAL; REAL and DBLE of
 //!     a complex are its real part, converted as rule 25 says when the precision changes).
 //!     CONJG, powers and functions of a complex stay uncharacterized.
+//!     13b. A concatenation (`//`) is one CHCC: gfortran builds its result in a heap
+//!     temporary (malloc, `_gfortran_concat_string`, free) and the statement moves it on; CHCC
+//!     is measured on substrings of a length known only at run time. Other character
+//!     operations (assignments, compares, substrings) stay uncharacterized.
 //! 14. Dependency latency (opcost's refinement, region 13; not in Saavedra-Barrera): when a statement
 //!     reads a scalar that an earlier statement of the same loop wrote, the reader waits. The
 //!     wait along one assignment, from an operand `v` to the target, is one QT… (the stored
@@ -456,7 +460,7 @@ fn expr_into(e: &Expr, in_subscript: bool, c: &mut OpCounts) {
             let global = is_global_leaf(lhs) || is_global_leaf(rhs);
             let t = Type::promote(lhs.ty(), rhs.ty());
             match op {
-                ArithOp::Concat => c.add_uncharacterized("character concatenation", 1),
+                ArithOp::Concat => c.add(Param::CHCC, 1),
                 ArithOp::Add | ArithOp::Sub if in_subscript && t == Type::Integer => {
                     c.add(Param::IADD, 1)
                 }
@@ -1121,6 +1125,7 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         | Operation::IndexCall
         | Operation::IndexScan
         | Operation::IndexMiss
+        | Operation::Concatenation
         | Operation::ProcedureCall
         | Operation::ConstantStoreLarge => LoopCharge::Event,
         _ => LoopCharge::Issued,
@@ -2364,6 +2369,23 @@ mod tests {
         assert_eq!(run.get(Param::INDX), 10);
         assert_eq!(run.get(Param::SCAN), 990);
         assert!(!run.uncharacterized.contains_key(INDEX_SCAN));
+    }
+
+    #[test]
+    fn a_concatenation_is_one_chcc() {
+        // Rule 13b: the heap temporary's call, whatever the operands; the other character
+        // operations stay uncharacterized.
+        let a = Expr::var(&Operand::local("A", Type::Character));
+        let b = Expr::var(&Operand::local("B", Type::Character));
+        let joined = Expr::arith(ArithOp::Concat, a.clone(), b);
+        let c = count_expr(&Expr::arith(ArithOp::Concat, joined, a.clone()));
+        assert_eq!(c.get(Param::CHCC), 2);
+        assert!(c.uncharacterized.is_empty(), "{:?}", c.uncharacterized);
+        assert_eq!(loop_charge(Param::CHCC.def().operation), LoopCharge::Event);
+        let t = Expr::var(&Operand::local("T", Type::Character));
+        let assigned = count_assignment(&t, &Expr::arith(ArithOp::Concat, a.clone(), a));
+        assert_eq!(assigned.get(Param::CHCC), 1);
+        assert_eq!(assigned.uncharacterized["character assignment"], 1);
     }
 
     #[test]
