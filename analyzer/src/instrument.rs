@@ -1193,7 +1193,7 @@ pub fn instrument_counters(
     ])
     .chain(predictor_entries(&names, n))
     .chain(crate::scans::scan_function(&names.scan))
-    .chain(crate::scans::miss_function(&names.scan_miss))
+    .chain(crate::scans::miss_function(&names.scan_miss, &names.scan))
     .chain(crate::quadrants::quadrant_function(&names.quadrant))
     .chain(crate::quadrants::reduction_function(&names.reduction))
     .chain(crate::quadrants::range_function(&names.range))

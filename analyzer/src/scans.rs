@@ -194,23 +194,18 @@ pub fn scan_function(name: &str) -> Vec<String> {
 
 /// The counted copy's function giving the first-character compares `INDEX(A, B)`
 /// mispredicts (rule 23b, `model::rules::index_misses`): of the positions it tries (those
-/// [`scan_function`] gives), k start with B's first character; the predictor misses the
-/// minority, min(k, n - k).
-pub fn miss_function(name: &str) -> Vec<String> {
+/// the copy's [`scan_function`] named `scan` gives), k start with B's first character; the
+/// predictor misses the minority, min(k, n - k).
+pub fn miss_function(name: &str, scan: &str) -> Vec<String> {
     integer8_function(
         name,
         "A, B",
         &[
             "CHARACTER*(*) A, B".into(),
-            "INTEGER I, J, K, N".into(),
+            format!("INTEGER*8 {scan}, I, K, N"),
             format!("{name} = 0"),
             "IF (LEN(B) .EQ. 0) RETURN".into(),
-            "J = INDEX(A, B)".into(),
-            "IF (J .GT. 0) THEN".into(),
-            "   N = J".into(),
-            "ELSE".into(),
-            "   N = MAX(LEN(A) - LEN(B) + 1, 0)".into(),
-            "END IF".into(),
+            format!("N = {scan}(A, B)"),
             "K = 0".into(),
             "DO I = 1, N".into(),
             "   IF (A(I:I) .EQ. B(1:1)) K = K + 1".into(),

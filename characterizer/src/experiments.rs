@@ -1374,13 +1374,12 @@ fn reduced_sine_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) 
 fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
     const ALPHABET: &str = "ABCDEFGHIJKLMNOPRSTUVWXYZ";
     let target = FLAVORS[5];
-    let repeated = |length: usize| Some(ALPHABET.chars().cycle().take(length).collect());
-    for (name, string, text, length, statements, purpose) in [
+    let repeated = |length: usize| ALPHABET.chars().cycle().take(length).collect::<String>();
+    for (name, string, text, statements, purpose) in [
         (
             "INDX",
             "SSD",
             repeated(2),
-            2,
             8,
             "INDEX over 1 position, no match",
         ),
@@ -1388,15 +1387,13 @@ fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
             "SCAN",
             "SSC",
             repeated(520),
-            520,
             4,
             "INDEX over 519 positions, no match",
         ),
         (
             "SCNM",
             "SSM",
-            None,
-            MISS_TEXT,
+            random_letters(MISS_TEXT),
             1,
             "INDEX over random letters, a quarter of them Q, no match",
         ),
@@ -1406,8 +1403,8 @@ fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
             text: "'QZ'".into(),
             ty: Type::Character,
         };
+        let length = text.len();
         let positions = length - 1;
-        let text: String = text.unwrap_or_else(|| random_letters(length));
         let partial = text[..positions].matches('Q').count();
         let body = (1..=statements)
             .map(|k| {
