@@ -312,8 +312,13 @@ fn charge_loop(
         None => source,
     };
     let issue = issue_bound(l, table);
-    // The rows of `counts` scaled by `share`, and their variance.
+    // The rows of `counts` scaled by `share`, and their variance. The errors scale by at
+    // most one: the part of a chain's wait its links' costs do not explain (a machine chain
+    // of X-Ray's latencies, rule 31, over links the optimizer emptied) carries no error of
+    // theirs, and scaling a near-zero cost's error by a huge share would make the interval
+    // meaningless.
     let scaled_rows = |counts: &OpCounts, share: f64| -> (Vec<WaitRow>, f64) {
+        let error_share = share.min(1.0);
         let mut var = 0.0;
         let rows = counts
             .params
@@ -322,8 +327,8 @@ fn charge_loop(
                 // A latency the machine file lacks (made before it: QDOV) costs nothing.
                 let (v, se, _) = table.get(p).copied().unwrap_or((0.0, 0.0, 0));
                 let c = c as f64;
-                var += (c * se * share).powi(2);
-                (*p, c, c * v * share, c * se * share)
+                var += (c * se * error_share).powi(2);
+                (*p, c, c * v * share, c * se * error_share)
             })
             .collect();
         (rows, var)
@@ -1439,6 +1444,32 @@ mod tests {
         built.carried_chain_ns = Some(100.0);
         let p = predict_part("U", &body, &[&built], &optimized(&params));
         assert!((p.time.mean_ns - 300.0).abs() < 1e-9, "{}", p.time.mean_ns);
+    }
+
+    #[test]
+    fn a_machine_chain_over_links_of_almost_no_cost_keeps_their_errors() {
+        // The source chain's links cost almost nothing (an optimized build emptied their
+        // tests: 1e-6 ns, error 0.01 ns each) and the machine loop's chain lasts 400 ns: the
+        // wait is scaled up to it, but the links' errors are not, or the interval would be
+        // millions of times the prediction.
+        let m = optimized(&[
+            (Param::ARSL, 0.5, 0.0),
+            (Param::SRSL, 0.5, 0.0),
+            (Param::QARS, 1e-6, 0.01),
+            (Param::QTRS, 0.0, 0.01),
+        ]);
+        let (body, mut l) = sum_loop(None);
+        l.carried_chain_ns = Some(400.0);
+        let p = predict_part("U", &body, &[&l], &m);
+        assert!((p.time.mean_ns - 400.0).abs() < 1e-6, "{}", p.time.mean_ns);
+        // At most the links' own errors: 100 x 0.01 ns each, in quadrature.
+        let most = (2.0 * 1.0f64.powi(2)).sqrt();
+        assert!(p.time.std_dev_ns <= most + 1e-9, "{}", p.time.std_dev_ns);
+        assert!(
+            p.time.ci_low_ns > 390.0 && p.time.ci_high_ns < 410.0,
+            "{:?}",
+            p.time
+        );
     }
 
     #[test]
