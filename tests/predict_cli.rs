@@ -392,6 +392,31 @@ fn validate_reports_real_against_predicted() {
     let r: Value = serde_json::from_str(&std::fs::read_to_string(&folder).unwrap()).unwrap();
     assert_eq!(r["sets"].as_array().unwrap().len(), 2);
     assert_eq!(r["programs"][0]["sets"], 1);
+    // Two characterizations of one system: one analysis, a report each, a JSON array.
+    let twice = dir.path().join("twice.json");
+    let text = stdout_of(
+        against(&csv)
+            .arg("--machine")
+            .arg(quick_machine())
+            .arg("--json")
+            .arg(&twice),
+    );
+    assert_eq!(text.matches("nothing was run").count(), 2, "{text}");
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&twice).unwrap()).unwrap();
+    let both = r.as_array().unwrap();
+    assert_eq!(both.len(), 2);
+    assert_eq!(
+        both[0]["programs"][0]["predicted_s"],
+        both[1]["programs"][0]["predicted_s"]
+    );
+    // A characterization of other flags is refused: its counts would come from another build.
+    let mut other: Value =
+        serde_json::from_str(&std::fs::read_to_string(quick_machine()).unwrap()).unwrap();
+    other["compiler"]["flags"] = serde_json::json!(["-O1"]);
+    let o1 = dir.path().join("o1.json");
+    std::fs::write(&o1, other.to_string()).unwrap();
+    let err = stderr_of_failure(against(&csv).arg("--machine").arg(&o1));
+    assert!(err.contains("different compilers or flags"), "{err}");
 }
 
 #[test]

@@ -51,6 +51,8 @@ pub enum ValidateError {
     TooShort { program: String, seconds: f64 },
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    #[error("the machines were characterized with different compilers or flags ({first}; {other}): one analysis cannot count for both, so score them separately")]
+    SystemsDiffer { first: String, other: String },
 }
 
 #[derive(Debug, Clone)]
@@ -510,18 +512,32 @@ pub(crate) fn analyze_for(
     Ok((compiler, analysis))
 }
 
-/// A program's predicted run time on `machine`, seconds, from a dynamic analysis (no timed
-/// runs): what `rescore` sets against earlier validations' real times.
+/// A program's predicted run time on each of `machines`, seconds, from one dynamic analysis
+/// (no timed runs): what `rescore` sets against earlier validations' real times. The analysis
+/// is built with the first machine's compiler and flags; machines built otherwise are refused,
+/// since their counts would differ (`machines` must not be empty).
 pub fn predict_source(
     program: &ProgramSpec,
-    machine: &Characterization,
+    machines: &[Characterization],
     time_limit: Duration,
-) -> Result<(String, f64), ValidateError> {
-    let (_, analysis) = analyze_for(program, machine, time_limit)?;
-    Ok((
-        program.name.clone(),
-        predict_program(&analysis.stats, machine)?.total.seconds(),
-    ))
+) -> Result<Vec<f64>, ValidateError> {
+    let first = &machines[0];
+    let system = |m: &Characterization| (m.compiler.path.clone(), m.compiler.flags.join(" "));
+    if let Some(other) = machines.iter().find(|m| system(m) != system(first)) {
+        let show = |m| {
+            let (path, flags) = system(m);
+            format!("{path} {flags}")
+        };
+        return Err(ValidateError::SystemsDiffer {
+            first: show(first),
+            other: show(other),
+        });
+    }
+    let (_, analysis) = analyze_for(program, first, time_limit)?;
+    machines
+        .iter()
+        .map(|m| Ok(predict_program(&analysis.stats, m)?.total.seconds()))
+        .collect()
 }
 
 /// Analyze (dynamic counts), predict, compile with the machine's compiler and flags, and

@@ -20,6 +20,7 @@ use std::time::Duration;
   opcost validate --machine results/A.json --machine results/B.json   # systems side by side
   opcost validate --machine M.json --against results/validation-M.csv --against old/run2.csv
   opcost validate --machine results/<machine>--gfortran-O0.json --against old-runs/2026-11-22
+  opcost validate --machine monday.json --machine tuesday.json --against results/validation-M.csv
   opcost validate --machine M.json --manifest corpus/manifest.toml --set check   # one corpus set
   opcost validate --machine M.json legacy.f --program-flags -fallow-argument-mismatch --stdin in.dat
 
@@ -50,7 +51,11 @@ an error from the host's drift (a shared machine's speed wanders by 10-30 % over
 now stands, with the analyzer as it now counts) and scores the predictions against the real
 times recorded in earlier validations' CSVs, one table 7.2 line per CSV and each program's
 mean, smallest and largest error over them: a changed model or characterization checked
-against many sets of real runs in a minute, the spread showing the host's share.")]
+against many sets of real runs without timing anything again, the spread showing the host's
+share. With several --machine files (characterizations of one compiler and flags, made at
+different times), each program is analyzed once and every file is scored on the same real
+times, one report each (--json: an array): how much of an error the characterization's moment
+explains.")]
 pub struct Args {
     /// Characterization of the machine; repeat it to validate several systems, whose runs are
     /// then made in the same rounds (for `opcost compare`)
@@ -103,7 +108,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = "target/opcost")]
     cache_dir: PathBuf,
     /// Run nothing: score the predictions against the real times of an earlier validation's
-    /// CSV (repeat it for several; a folder stands for the CSVs in it)
+    /// CSV (repeat it for several; a folder stands for the CSVs in it); with several --machine
+    /// files of one compiler and flags, each is scored on the same real times
     #[arg(long, value_name = "VALIDATION.csv", conflicts_with_all = ["csv", "plot", "no_profile", "no_host_probe"])]
     against: Vec<PathBuf>,
     /// Run nothing: the per-set figures of several earlier validations' JSON files (each a
@@ -169,10 +175,7 @@ pub fn run(a: Args) -> Result<()> {
         .map(|m| Characterization::load(m))
         .collect::<Result<Vec<_>, _>>()?;
     if !a.against.is_empty() {
-        if machines.len() > 1 {
-            bail!("--against scores one machine's predictions; give one --machine");
-        }
-        return rescore(&a, &machines[0], &programs);
+        return rescore(&a, &machines, &programs);
     }
     let outputs = output_paths(&a)?;
     let opts = ValidateOptions {
@@ -560,19 +563,26 @@ fn print_parts(kind: &str, parts: &[PartComparison], predicted: &[PartPrediction
     crate::commands::show(&u);
 }
 
-/// `--against`: predictions scored against earlier validations' real times, no runs.
-fn rescore(a: &Args, machine: &Characterization, programs: &[ProgramSpec]) -> Result<()> {
+/// `--against`: predictions scored against earlier validations' real times, no runs. Each
+/// program is analyzed once and predicted on every machine (characterizations of one system
+/// made at different times: how much of an error is the characterization's).
+fn rescore(a: &Args, machines: &[Characterization], programs: &[ProgramSpec]) -> Result<()> {
     // A folder (old-runs/<day>/) stands for its CSVs, in name order.
     let sets = predictor::validate::read_against_sets(&a.against)?;
     let bar = crate::commands::progress_bar();
     bar.set_length(programs.len() as u64);
-    let mut predicted = Vec::new();
+    let mut predicted = vec![Vec::new(); machines.len()];
     let mut failed = Vec::new();
     for p in programs {
         bar.set_message(format!("analyzing {}", p.name));
-        match predictor::validate::predict_source(p, machine, Duration::from_secs_f64(a.time_limit))
-        {
-            Ok(x) => predicted.push(x),
+        let limit = Duration::from_secs_f64(a.time_limit);
+        match predictor::validate::predict_source(p, machines, limit) {
+            Ok(times) => {
+                for (mine, t) in predicted.iter_mut().zip(times) {
+                    mine.push((p.name.clone(), t));
+                }
+            }
+            Err(e @ predictor::validate::ValidateError::SystemsDiffer { .. }) => bail!(e),
             Err(e) => {
                 failed.push(p.name.clone());
                 bar.suspend(|| eprintln!("error: {}: {e}", p.name));
@@ -581,27 +591,38 @@ fn rescore(a: &Args, machine: &Characterization, programs: &[ProgramSpec]) -> Re
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let r = predictor::validate::rescore(&predicted, &sets);
-    if r.overall.programs == 0 {
-        bail!(
-            "none of the programs has a real time in the CSVs given (they hold: {})",
-            predictor::validate::programs_held(&sets).join(", ")
-        );
-    }
-    for p in r.programs.iter().filter(|p| p.sets == 0) {
-        eprintln!(
-            "warning: {} has a real time in none of the CSVs given; it is left out",
-            p.program
-        );
-    }
-    print_rescore(&r);
-    let sets = predictor::validate::rescore_by_set(&r, programs, &failed);
-    if sets.iter().any(|s| s.set != predictor::corpus::NO_SET) {
-        crate::say!("\nBy corpus set (each program's mean error over the real times):");
-        print_sets(&sets);
+    let mut results = Vec::new();
+    for (k, (predicted, file)) in predicted.iter().zip(&a.machine).enumerate() {
+        let r = predictor::validate::rescore(predicted, &sets);
+        if r.overall.programs == 0 {
+            bail!(
+                "none of the programs has a real time in the CSVs given (they hold: {})",
+                predictor::validate::programs_held(&sets).join(", ")
+            );
+        }
+        if machines.len() > 1 {
+            crate::say!("\n== {} ==", file.display());
+        }
+        // The same programs lack real times for every machine: said once.
+        for p in r.programs.iter().filter(|p| k == 0 && p.sets == 0) {
+            eprintln!(
+                "warning: {} has a real time in none of the CSVs given; it is left out",
+                p.program
+            );
+        }
+        print_rescore(&r);
+        let by_set = predictor::validate::rescore_by_set(&r, programs, &failed);
+        if by_set.iter().any(|s| s.set != predictor::corpus::NO_SET) {
+            crate::say!("\nBy corpus set (each program's mean error over the real times):");
+            print_sets(&by_set);
+        }
+        results.push(r);
     }
     if let Some(j) = &a.json {
-        crate::commands::write_json(j, "the rescore", &r)?;
+        match results.as_slice() {
+            [one] => crate::commands::write_json(j, "the rescore", one)?,
+            all => crate::commands::write_json(j, "the rescores", all)?,
+        }
     }
     if !failed.is_empty() {
         bail!(
