@@ -512,28 +512,34 @@ pub(crate) fn analyze_for(
     Ok((compiler, analysis))
 }
 
+/// Machines whose predictions one analysis can serve: all characterized with one compiler and
+/// flags, else the first that differs is named.
+pub fn one_system(machines: &[Characterization]) -> Result<(), ValidateError> {
+    let system =
+        |m: &Characterization| format!("{} {}", m.compiler.path, m.compiler.flags.join(" "));
+    let Some(first) = machines.first() else {
+        return Ok(());
+    };
+    match machines.iter().find(|m| system(m) != system(first)) {
+        Some(other) => Err(ValidateError::SystemsDiffer {
+            first: system(first),
+            other: system(other),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// A program's predicted run time on each of `machines`, seconds, from one dynamic analysis
 /// (no timed runs): what `rescore` sets against earlier validations' real times. The analysis
-/// is built with the first machine's compiler and flags; machines built otherwise are refused,
-/// since their counts would differ (`machines` must not be empty).
+/// is built with the first machine's compiler and flags, so the machines must be
+/// [`one_system`] (`machines` must not be empty).
 pub fn predict_source(
     program: &ProgramSpec,
     machines: &[Characterization],
     time_limit: Duration,
 ) -> Result<Vec<f64>, ValidateError> {
-    let first = &machines[0];
-    let system = |m: &Characterization| (m.compiler.path.clone(), m.compiler.flags.join(" "));
-    if let Some(other) = machines.iter().find(|m| system(m) != system(first)) {
-        let show = |m| {
-            let (path, flags) = system(m);
-            format!("{path} {flags}")
-        };
-        return Err(ValidateError::SystemsDiffer {
-            first: show(first),
-            other: show(other),
-        });
-    }
-    let (_, analysis) = analyze_for(program, first, time_limit)?;
+    one_system(machines)?;
+    let (_, analysis) = analyze_for(program, &machines[0], time_limit)?;
     machines
         .iter()
         .map(|m| Ok(predict_program(&analysis.stats, m)?.total.seconds()))

@@ -569,20 +569,20 @@ fn print_parts(kind: &str, parts: &[PartComparison], predicted: &[PartPrediction
 fn rescore(a: &Args, machines: &[Characterization], programs: &[ProgramSpec]) -> Result<()> {
     // A folder (old-runs/<day>/) stands for its CSVs, in name order.
     let sets = predictor::validate::read_against_sets(&a.against)?;
+    predictor::validate::one_system(machines)?;
     let bar = crate::commands::progress_bar();
     bar.set_length(programs.len() as u64);
     let mut predicted = vec![Vec::new(); machines.len()];
     let mut failed = Vec::new();
+    let limit = Duration::from_secs_f64(a.time_limit);
     for p in programs {
         bar.set_message(format!("analyzing {}", p.name));
-        let limit = Duration::from_secs_f64(a.time_limit);
         match predictor::validate::predict_source(p, machines, limit) {
             Ok(times) => {
                 for (mine, t) in predicted.iter_mut().zip(times) {
                     mine.push((p.name.clone(), t));
                 }
             }
-            Err(e @ predictor::validate::ValidateError::SystemsDiffer { .. }) => bail!(e),
             Err(e) => {
                 failed.push(p.name.clone());
                 bar.suspend(|| eprintln!("error: {}: {e}", p.name));
