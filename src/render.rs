@@ -102,6 +102,17 @@ pub fn hardware_report(r: &HardwareReport) -> String {
             "no"
         }
     ));
+    if !r.random_latency.is_empty() {
+        let points: Vec<String> = r
+            .random_latency
+            .iter()
+            .map(|p| format!("{} {:.1}", size(p.bytes), p.ns))
+            .collect();
+        out.push_str(&format!(
+            "Random-access latency on 4 KiB pages, ns (rule 33): {}\n\n",
+            points.join(", ")
+        ));
+    }
     if let Some(tlb) = &r.tlb {
         out.push_str(&format!(
             "TLB (first level, data): {} entries, {} KiB pages, miss penalty {:.1} ns\n\n",

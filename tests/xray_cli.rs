@@ -153,6 +153,18 @@ fn xray_matches_sysfs_and_its_own_invariants() {
     }
     let last = caches.last().unwrap()["latency_ns"].as_f64().unwrap();
     assert!(r["memory_latency_ns"].as_f64().unwrap() > last, "{r:#}");
+    // Rule 33's random-access curve: growing buffers from one L1 holds to 64 MiB, the
+    // largest several times slower than the smallest (main memory against L1).
+    let curve = r["random_latency"]
+        .as_array()
+        .expect("a random-access curve");
+    assert!(curve.len() >= 4, "{r:#}");
+    for w in curve.windows(2) {
+        assert!(w[1]["bytes"].as_u64() > w[0]["bytes"].as_u64(), "{r:#}");
+    }
+    let ns = |p: &serde_json::Value| p["ns"].as_f64().unwrap();
+    assert!(curve.iter().all(|p| ns(p) > 0.0), "{r:#}");
+    assert!(ns(curve.last().unwrap()) > 3.0 * ns(&curve[0]), "{r:#}");
 
     // Ground truth: sysfs, only to check.
     let truth = sysfs_data_caches();

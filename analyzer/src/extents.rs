@@ -1,10 +1,14 @@
 //! Rule 21, widened: the extents of adjustable arrays, from the counting run. An adjustable
 //! dummy's bounds (`KEEP(LDK, 0:CAP)`) are not constants, so the source alone gives neither a
-//! reference's stride along a dimension past the first nor the bytes the array spans; rules 21
-//! and 28 then have nothing to bound the loop with. The counted copy adds, before every entry
-//! of an innermost DO loop that moves through such an array, each non-constant extent to a
+//! reference's stride along a dimension past the first nor the bytes the array spans; rules 21,
+//! 28 and 33 then have nothing to bound the loop with. The counted copy adds, before every
+//! entry of an innermost loop that references such an array, each non-constant extent to a
 //! counter of its own (and the entry to another); the statistics divide one by the other and
-//! read the loop's traffic with those extents (`crate::traffic`). An assumed-size dimension
+//! read the loop's traffic with those extents (`crate::traffic`). A loop closed by GO TO
+//! jumps back to its first statement, which keeps its label: the additions run when control
+//! falls into the loop, its entries. Such a loop also gets its entries counted where it
+//! references an array at a random start (rule 33), which needs them; a DO loop's come from
+//! its DO statement's counts. An assumed-size dimension
 //! (`*`) has no extent to count and stays unknown.
 
 use crate::analysis::{sexpr_text, Program};
@@ -27,25 +31,25 @@ pub struct ExtentWatch {
     pub slot: usize,
 }
 
-/// The extents counted before an innermost DO loop's entries.
+/// The extents counted before an innermost loop's entries.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoopExtents {
-    /// The loop's DO statement.
-    pub do_stmt: usize,
+    /// The loop's first statement: its DO statement, or the one its GO TO jumps back to.
+    pub first_stmt: usize,
+    /// A loop closed by GO TO: the additions go before its first statement, which keeps its
+    /// label, so that they count entries, not iterations.
+    pub closed_by_goto: bool,
     /// The slot counting its entries.
     pub entries_slot: usize,
     pub watches: Vec<ExtentWatch>,
 }
 
-/// The innermost DO loops whose references need an extent the declarations do not give,
+/// The innermost loops whose references need an extent the declarations do not give,
 /// with their slots from `base` on (the entries' first, then one per extent).
 pub fn extent_slots(prog: &Program, base: usize) -> Vec<LoopExtents> {
     let mut next = base;
     let mut out = Vec::new();
     for l in crate::recurrence::innermost_loops(prog) {
-        if !matches!(prog.stmts[l.first].stmt, Some(Stmt::Do(..))) {
-            continue;
-        }
         let Some(traffic) =
             crate::traffic::loop_traffic(prog, l.unit, l.first, l.last, &MeasuredExtents::new())
         else {
@@ -71,7 +75,10 @@ pub fn extent_slots(prog: &Program, base: usize) -> Vec<LoopExtents> {
                 wanted.push((r.array.clone(), d, extent));
             }
         }
-        if wanted.is_empty() {
+        let closed_by_goto = !matches!(prog.stmts[l.first].stmt, Some(Stmt::Do(..)));
+        if wanted.is_empty()
+            && !(closed_by_goto && traffic.references.iter().any(|r| r.random_start))
+        {
             continue;
         }
         let entries_slot = next;
@@ -87,7 +94,8 @@ pub fn extent_slots(prog: &Program, base: usize) -> Vec<LoopExtents> {
             })
             .collect();
         out.push(LoopExtents {
-            do_stmt: l.first,
+            first_stmt: l.first,
+            closed_by_goto,
             entries_slot,
             watches,
         });
@@ -116,6 +124,11 @@ impl LoopExtents {
             ));
         }
         out
+    }
+
+    /// The entries a run's `counters` counted.
+    pub fn entries(&self, counters: &[u64]) -> Option<u64> {
+        counters.get(self.entries_slot).copied()
     }
 
     /// The extents a run's `counters` measured, each the mean over the loop's entries

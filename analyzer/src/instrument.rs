@@ -119,6 +119,7 @@ fn add_edit(edits: &mut HashMap<usize, Vec<String>>, s: usize, stmts: &[String])
 #[derive(Debug, Clone, Default)]
 pub struct Rewriter {
     before: HashMap<usize, Vec<String>>,
+    fall_in: HashMap<usize, Vec<String>>,
     after: HashMap<usize, Vec<String>>,
     consequent: HashMap<usize, Vec<String>>,
     /// Declarations per unit.
@@ -142,6 +143,11 @@ impl Rewriter {
     /// first of them).
     pub fn insert_before(&mut self, s: usize, stmts: &[String]) {
         add_edit(&mut self.before, s, stmts);
+    }
+    /// Statements run when control falls into statement `s` from the one above: before it
+    /// and before what [`Rewriter::insert_before`] puts there, `s`'s label staying after them.
+    pub fn insert_at_fall_in(&mut self, s: usize, stmts: &[String]) {
+        add_edit(&mut self.fall_in, s, stmts);
     }
     /// Statements right after `s` (which must fall through: DO, IF...THEN, ELSE, ...).
     pub fn insert_after(&mut self, s: usize, stmts: &[String]) {
@@ -293,6 +299,9 @@ impl Rewriter {
             for l in d {
                 self.push(text, &fixed_line(None, l));
             }
+        }
+        for b in self.fall_in.get(&s).into_iter().flatten() {
+            self.push(text, &fixed_line(None, b));
         }
         let mut label = st.label;
         if let Some(before) = self.before.get(&s) {
@@ -643,7 +652,7 @@ impl WatchedSlots {
                 .into_iter()
                 .map(|t| (t.do_stmt, t))
                 .collect(),
-            extents: extents.into_iter().map(|e| (e.do_stmt, e)).collect(),
+            extents: extents.into_iter().map(|e| (e.first_stmt, e)).collect(),
         }
     }
 
@@ -653,7 +662,16 @@ impl WatchedSlots {
         self.trips.get(&s)?.changes(counters)
     }
 
-    /// The extents of the arrays of the loop whose DO statement is `s` that a run's
+    /// The entries a run's `counters` counted of the loop closed by GO TO whose first
+    /// statement is `s` (rule 33); None for another loop or where none were counted.
+    pub fn counted_entries(&self, s: usize, counters: &[u64]) -> Option<u64> {
+        self.extents
+            .get(&s)
+            .filter(|e| e.closed_by_goto)?
+            .entries(counters)
+    }
+
+    /// The extents of the arrays of the loop whose first statement is `s` that a run's
     /// `counters` measured (rule 21, widened); empty if it counted none.
     pub fn measured_extents(&self, s: usize, counters: &[u64]) -> crate::extents::MeasuredExtents {
         self.extents
@@ -1146,7 +1164,11 @@ pub fn instrument_counters(
         &names.reduction,
     );
     for e in &extents {
-        rw.insert_before(e.do_stmt, &e.additions(c));
+        if e.closed_by_goto {
+            rw.insert_at_fall_in(e.first_stmt, &e.additions(c));
+        } else {
+            rw.insert_before(e.first_stmt, &e.additions(c));
+        }
     }
     for t in &trips {
         rw.insert_before(t.do_stmt, &t.statements(c));

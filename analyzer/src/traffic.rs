@@ -49,6 +49,7 @@ pub fn loop_traffic(
         refs: Vec::new(),
         assigned: HashSet::new(),
         defs: HashMap::new(),
+        values: HashMap::new(),
         depth: usize::from(jumps),
     };
     for s in body {
@@ -75,6 +76,8 @@ pub fn loop_traffic(
         assigned: &held,
         defs: &walk.defs,
     });
+    let outside = outside_values(prog, unit, first, last);
+    let own = index.as_ref().map(|(v, _)| v.as_str());
     let mut references = Vec::new();
     let mut moving: Vec<&str> = Vec::new();
     for r in &walk.refs {
@@ -86,6 +89,7 @@ pub fn loop_traffic(
             moving.push(&r.array);
         }
         let element_bytes = sym.element_bytes(&r.array).unwrap_or(0);
+        let indirect = r.subscripts.iter().any(|e| walk.loads_data(e, DEF_DEPTH));
         references.push(ArrayReference {
             array: r.array.to_ascii_uppercase(),
             element_bytes,
@@ -93,6 +97,15 @@ pub fn loop_traffic(
             written: r.written,
             stride_bytes: stride,
             outer_stride_bytes: outer_stride,
+            array_bytes: shapes.bytes(&r.array),
+            indirect,
+            random_start: !indirect
+                && r.subscripts.iter().any(|e| {
+                    names_in(e)
+                        .into_iter()
+                        .filter(|n| Some(n.as_str()) != own)
+                        .any(|n| outside.loads_data(&SExpr::Name(n), DEF_DEPTH))
+                }),
         });
     }
     let footprint_bytes = moving
@@ -102,6 +115,53 @@ pub fn loop_traffic(
         references,
         footprint_bytes,
     })
+}
+
+/// What the statements of `unit` outside `first..=last` may set its scalars to (rule 33:
+/// where a loop over them enters); a DO variable takes its start.
+fn outside_values<'a>(prog: &'a Program, unit: usize, first: usize, last: usize) -> Walk<'a> {
+    let mut w = Walk {
+        sym: &prog.units[unit].symbols,
+        refs: Vec::new(),
+        assigned: HashSet::new(),
+        defs: HashMap::new(),
+        values: HashMap::new(),
+        depth: 0,
+    };
+    let outside = prog
+        .stmts
+        .iter()
+        .enumerate()
+        .filter(|(i, st)| st.unit == unit && !(first..=last).contains(i));
+    for (_, st) in outside {
+        if let Some(s) = st.stmt.as_ref() {
+            w.stmt(s);
+        }
+    }
+    w
+}
+
+/// The names (upper case) an expression references as scalars.
+fn names_in(e: &SExpr) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match x {
+            SExpr::Name(n) => out.push(n.to_ascii_uppercase()),
+            SExpr::Complex(a, b) | SExpr::Binary(_, a, b) => stack.extend([a.as_ref(), b.as_ref()]),
+            SExpr::Unary(_, a) | SExpr::Paren(a) => stack.push(a),
+            SExpr::Apply(_, args) => stack.extend(args.iter().filter_map(|a| match a {
+                Arg::Expr(e) | Arg::Keyword(_, e) => Some(e),
+                _ => None,
+            })),
+            SExpr::Substring(base, lo, hi) => {
+                stack.push(base);
+                stack.extend(lo.iter().chain(hi.iter()).map(|b| b.as_ref()));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The DO loop of `unit` nearest around statements `first..=last`: its variable (upper case)
@@ -157,6 +217,9 @@ struct Walk<'a> {
     /// they hold moves as that value does (`ROW = I + (J-1)*NX`; `K = K + 2` steps by 2).
     /// None for the others it changes.
     defs: HashMap<String, Option<SExpr>>,
+    /// Every value the body may give each scalar it changes, conditionally or not (None: one
+    /// from outside, a READ or a subroutine's argument), for [`Walk::loads_data`].
+    values: HashMap<String, Vec<Option<SExpr>>>,
     /// Block IFs and logical IFs open around the statement walked (one more when the body
     /// jumps): its assignments may not run every iteration.
     depth: usize,
@@ -182,6 +245,10 @@ impl Walk<'_> {
         let n = n.to_ascii_uppercase();
         let once = !self.assigned.contains(&n) && self.depth == 0;
         self.assigned.insert(n.clone());
+        self.values
+            .entry(n.clone())
+            .or_default()
+            .push(value.cloned());
         self.defs.insert(n, value.filter(|_| once).cloned());
     }
 
@@ -218,6 +285,45 @@ impl Walk<'_> {
         }
         for s in args {
             self.arg(s);
+        }
+    }
+
+    /// Whether function `name` is evaluated in the body (an intrinsic or a statement
+    /// function) rather than called.
+    fn evaluated_here(&self, name: &str) -> bool {
+        let s = self.sym.get(name);
+        s.is_some_and(|s| s.statement_function.is_some())
+            || (!s.is_some_and(|s| s.external)
+                && model::intrinsics::lookup(name).is_some()
+                && !s.is_some_and(|s| s.dummy))
+    }
+
+    /// Whether `e`'s value comes from data the body loads (rule 33): an array element, an
+    /// external function's result, or a scalar the body may set from one or from outside;
+    /// followed through `depth` definitions.
+    fn loads_data(&self, e: &SExpr, depth: usize) -> bool {
+        let loads = |x: &SExpr| self.loads_data(x, depth);
+        let arg = |a: &Arg| match a {
+            Arg::Expr(x) | Arg::Keyword(_, x) => loads(x),
+            _ => false,
+        };
+        match e {
+            SExpr::Int(_)
+            | SExpr::Real { .. }
+            | SExpr::Logical(_)
+            | SExpr::Str(_)
+            | SExpr::Substring(..) => false,
+            SExpr::Name(n) => {
+                depth > 0
+                    && self.values.get(&n.to_ascii_uppercase()).is_some_and(|vs| {
+                        vs.iter()
+                            .any(|v| v.as_ref().is_none_or(|v| self.loads_data(v, depth - 1)))
+                    })
+            }
+            SExpr::Apply(n, _) if self.is_array(n) => true,
+            SExpr::Apply(n, args) => !self.evaluated_here(n) || args.iter().any(arg),
+            SExpr::Complex(a, b) | SExpr::Binary(_, a, b) => loads(a) || loads(b),
+            SExpr::Unary(_, x) | SExpr::Paren(x) => loads(x),
         }
     }
 
@@ -261,12 +367,7 @@ impl Walk<'_> {
     /// arguments here; an external function gets the address of a variable or element (the
     /// callee's traffic), and may change it.
     fn reference(&mut self, name: &str, args: &[Arg]) {
-        let s = self.sym.get(name);
-        let inline = s.is_some_and(|s| s.statement_function.is_some())
-            || (!s.is_some_and(|s| s.external)
-                && model::intrinsics::lookup(name).is_some()
-                && !s.is_some_and(|s| s.dummy));
-        if inline {
+        if self.evaluated_here(name) {
             for a in args {
                 self.arg(a);
             }
@@ -335,6 +436,14 @@ impl Walk<'_> {
             | Stmt::Return(Some(c)) => self.expr(c),
             Stmt::Do(_, ctrl) => {
                 self.changed(&ctrl.var, None);
+                // Its values start where the DO statement starts it.
+                if let Some(last) = self
+                    .values
+                    .get_mut(&ctrl.var.to_ascii_uppercase())
+                    .and_then(|v| v.last_mut())
+                {
+                    *last = Some(ctrl.start.clone());
+                }
                 for e in [&ctrl.start, &ctrl.end]
                     .into_iter()
                     .chain(ctrl.step.as_ref())

@@ -417,3 +417,93 @@ fn a_reference_moves_by_the_loop_around_from_one_entry_to_the_next() {
     let d = reference(&alone, "A");
     assert_eq!((d.stride_bytes, d.outer_stride_bytes), (Some(808), None));
 }
+
+#[test]
+fn a_subscript_loaded_from_data_is_indirect_and_its_array_is_sized() {
+    // Rule 33: X(ICOL(K)) directly; PRES(J) through a scalar set (in a branch) from an
+    // element and from a function; Y(K) and Z(M) move by known steps or from no data.
+    let src = "      PROGRAM P
+      INTEGER ICOL(1000), T(500), K, J, M, NEXTR, ISEED
+      LOGICAL PRES(0:99999)
+      DOUBLE PRECISION X(20000), Y(1000), Z(1000), S
+      EXTERNAL NEXTR
+      S = 0.0D0
+      M = 0
+      ISEED = 7
+      DO 10 K = 1, 1000
+         IF (MOD(K, 2) .EQ. 0) THEN
+            J = T(K / 2)
+         ELSE
+            J = NEXTR(ISEED)
+         END IF
+         M = M + 1
+         IF (PRES(J)) S = S + X(ICOL(K)) * Y(K) + Z(M)
+   10 CONTINUE
+      PRINT *, S
+      END
+      INTEGER FUNCTION NEXTR(K)
+      INTEGER K
+      K = MOD(K * 7, 1000)
+      NEXTR = K
+      END
+";
+    let t = traffic_at(src, 9);
+    let x = reference(&t, "X");
+    assert!(x.indirect && x.stride_bytes.is_none(), "{x:?}");
+    assert_eq!(x.array_bytes, Some(160_000));
+    let pres = reference(&t, "PRES");
+    assert!(pres.indirect && pres.stride_bytes.is_none(), "{pres:?}");
+    assert_eq!(pres.array_bytes, Some(400_000));
+    for name in ["ICOL", "Y"] {
+        let r = reference(&t, name);
+        assert!(!r.indirect, "{r:?}");
+        assert_eq!(r.stride_bytes, Some(if name == "Y" { 8 } else { 4 }));
+    }
+    assert!(!reference(&t, "Z").indirect);
+}
+
+#[test]
+fn a_probe_loop_closed_by_goto_counts_its_entries_and_extents() {
+    // Rule 33: each call starts a linear probe at a hashed place of an adjustable table; the
+    // loop closed by GO TO is entered once a call (its iterations jump back past the
+    // counters), and the table's extent comes from the run.
+    let src = "      PROGRAM P
+      INTEGER T(5000), K, S, HFIND
+      EXTERNAL HFIND
+      DO 5 K = 1, 5000
+         T(K) = MOD(K, 4)
+    5 CONTINUE
+      S = 0
+      DO 10 K = 1, 300
+         S = S + HFIND(T, 5000, K)
+   10 CONTINUE
+      PRINT *, S
+      END
+      INTEGER FUNCTION HFIND(T, N, KEY)
+      INTEGER N, T(N), KEY, I, HOME
+      EXTERNAL HOME
+      I = HOME(KEY, N)
+      HFIND = 0
+   20 CONTINUE
+      HFIND = HFIND + 1
+      IF (T(I) .EQ. 0) RETURN
+      I = I + 1
+      IF (I .GT. N) I = 1
+      GO TO 20
+      END
+      INTEGER FUNCTION HOME(KEY, N)
+      INTEGER KEY, N
+      HOME = 1 + MOD(KEY * 37, N)
+      END
+";
+    let counted = counted_loops_of(src);
+    let probe = counted
+        .iter()
+        .find(|l| l.first_line == 18)
+        .unwrap_or_else(|| panic!("no loop at line 18: {counted:?}"));
+    assert_eq!(probe.entries_counted, Some(300), "{probe:?}");
+    assert!(probe.iterations.unwrap() > 300, "{probe:?}");
+    let t = reference(probe.traffic.as_ref().unwrap(), "T");
+    assert!(t.random_start && !t.indirect, "{t:?}");
+    assert_eq!(t.array_bytes, Some(20_000));
+}

@@ -191,6 +191,10 @@ pub struct HardwareReport {
     /// Per cache level, then memory (files written before bandwidths were measured: empty).
     #[serde(default)]
     pub bandwidths: Vec<Bandwidth>,
+    /// Rule 33: the latency of a load at a random address of a buffer, on ordinary pages,
+    /// for buffers of growing size (files written before it was measured: empty).
+    #[serde(default)]
+    pub random_latency: Vec<RandomLatency>,
     /// Transparent huge pages were granted for the lower levels' buffers.
     pub huge_pages: bool,
     /// Notes the user should see (e.g. "huge pages could not be had").
@@ -198,7 +202,39 @@ pub struct HardwareReport {
     pub wall_time_s: f64,
 }
 
+/// One point of the random-access latency curve (rule 33).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RandomLatency {
+    /// The buffer's size.
+    pub bytes: u64,
+    /// ns per load, each at an address chosen at random among the buffer's lines.
+    pub ns: f64,
+}
+
 impl HardwareReport {
+    /// Rule 33: what a load at a random address of an array of `bytes` waits beyond one in
+    /// the first level, ns: the random-access curve interpolated in log(size), held flat
+    /// beyond its ends; None without a curve.
+    pub fn random_access_excess_ns(&self, bytes: u64) -> Option<f64> {
+        let curve = &self.random_latency;
+        let first = curve.first()?;
+        let last = curve.last()?;
+        let at = |b: f64| -> f64 {
+            if b <= first.bytes as f64 {
+                return first.ns;
+            }
+            curve
+                .windows(2)
+                .find(|w| b <= w[1].bytes as f64)
+                .map_or(last.ns, |w| {
+                    let (x0, x1) = ((w[0].bytes as f64).ln(), (w[1].bytes as f64).ln());
+                    let t = (b.ln() - x0) / (x1 - x0).max(f64::MIN_POSITIVE);
+                    w[0].ns + t * (w[1].ns - w[0].ns)
+                })
+        };
+        Some((at(bytes as f64) - first.ns).max(0.0))
+    }
+
     /// Rule 28: the first level's sets, ways and line, when X-Ray measured its associativity
     /// and block (compact sequences); None otherwise.
     pub fn l1_geometry(&self) -> Option<crate::rules::CacheGeometry> {

@@ -121,6 +121,11 @@ pub struct LoopStats {
     /// memory bound; absent in older files and for loops not analysed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traffic: Option<LoopTraffic>,
+    /// A loop closed by GO TO whose entries the counting run counted (rule 33: it references
+    /// an array at a random start or through an adjustable dummy): how often control fell
+    /// into it. Absent for other loops and in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries_counted: Option<u64>,
     /// The units the loop's calls enter, directly or through their own calls, over the run
     /// (dynamic analyses; absent in older files and in loops that call nothing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -218,6 +223,21 @@ pub struct ArrayReference {
     /// older files.
     #[serde(default)]
     pub outer_stride_bytes: Option<i64>,
+    /// Bytes of the whole array, by its declared extents or those a counting run measured;
+    /// None when one is not known (an assumed-size dummy), and in older files.
+    #[serde(default)]
+    pub array_bytes: Option<u64>,
+    /// A subscript takes its value from data the body loads: an array element or an external
+    /// function's result, directly (`X(ICOL(K))`) or through a scalar the body assigns from
+    /// one (`K = T(J)`, `I = NEXT(I)`). Where its address also moves by no known step, each
+    /// access lands at an address no prefetcher follows (rule 33).
+    #[serde(default)]
+    pub indirect: bool,
+    /// Not indirect, but a subscript uses a scalar the unit sets from data outside the loop
+    /// (`I = HASH(KEY)` before a probe loop over `TABLE(I)`; the loop's own DO variable
+    /// aside): each entry starts at an address no prefetcher follows (rule 33).
+    #[serde(default)]
+    pub random_start: bool,
 }
 
 /// Instructions of one kind, scalar and packed (SIMD).
@@ -423,6 +443,9 @@ mod tests {
                 written: false,
                 stride_bytes: None,
                 outer_stride_bytes: None,
+                array_bytes: Some(8000),
+                indirect: true,
+                random_start: false,
             }],
             footprint_bytes: None,
         });

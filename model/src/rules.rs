@@ -1354,6 +1354,29 @@ pub fn window_bound(chain_ns: f64, instructions: f64, window: f64) -> f64 {
     }
 }
 
+/// Rule 33: an iteration's time, ns, when it takes `t0` without its loads at random addresses
+/// and each such load waits `excess` ns beyond a first-level hit (X-Ray's random-access curve
+/// at its array's size). The core keeps `window` instructions in flight and issues one each
+/// `inst_ns`, so an iteration spans `t0 / inst_ns` of them. Where the window holds several
+/// iterations, their loads overlap: the iteration lasts at least the loads' wait over the
+/// iterations in flight. Where it holds less than one, each load stalls the core for its
+/// wait less the time the window takes to fill, on top of `t0`.
+pub fn random_access_ns(t0: f64, excess: &[f64], window: f64, inst_ns: f64) -> f64 {
+    if excess.is_empty() || window <= 0.0 || inst_ns <= 0.0 || t0 <= 0.0 {
+        return t0;
+    }
+    let loads = excess.len() as f64;
+    let spanned = t0 / inst_ns;
+    if spanned <= loads * window {
+        t0.max(excess.iter().sum::<f64>() / loads * spanned / window)
+    } else {
+        t0 + excess
+            .iter()
+            .map(|x| (x - window * inst_ns).max(0.0))
+            .sum::<f64>()
+    }
+}
+
 /// Rule 27: the longest trip count per entry at which a loop's restarted chains overlap across
 /// entries. Past it the core's loop-exit prediction no longer covers the loop and each entry's
 /// chain runs after the last one's (measured on the Intel host: a -O0 DO loop storing one
@@ -1654,6 +1677,22 @@ mod tests {
         assert_eq!(restarted_chain_share(100.0, 17.0, 300.0), 1.0);
         assert_eq!(restarted_chain_share(100.0, 8.0, 0.0), 1.0);
         assert_eq!(restarted_chain_share(0.0, 8.0, 300.0), 1.0);
+    }
+
+    #[test]
+    fn random_loads_overlap_within_the_window_and_stall_beyond_it() {
+        // A short iteration (20 instructions at 0.1 ns) with one load waiting 100 ns: ten
+        // iterations in a 200-instruction window, so 10 ns an iteration.
+        assert!((random_access_ns(2.0, &[100.0], 200.0, 0.1) - 10.0).abs() < 1e-9);
+        // A long one (2000 instructions): the load stalls 100 - 20 ns on top.
+        assert!((random_access_ns(200.0, &[100.0], 200.0, 0.1) - 280.0).abs() < 1e-9);
+        // The two meet where the window holds one iteration exactly.
+        let at = |t0: f64| random_access_ns(t0, &[100.0], 200.0, 0.1);
+        assert!((at(20.0 - 1e-9) - at(20.0 + 1e-9)).abs() < 1e-6);
+        // A wait the window hides costs nothing; nothing to wait for, nothing added.
+        assert_eq!(random_access_ns(200.0, &[15.0], 200.0, 0.1), 200.0);
+        assert_eq!(random_access_ns(5.0, &[], 200.0, 0.1), 5.0);
+        assert_eq!(random_access_ns(5.0, &[100.0], 0.0, 0.1), 5.0);
     }
 
     #[test]

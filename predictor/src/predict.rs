@@ -3,7 +3,9 @@
 
 use model::characterization::Characterization;
 use model::hardware::{CpuInfo, HardwareReport};
-use model::program_stats::{BlockStats, DividerInstructions, LoopStats, LoopTraffic, PartStats};
+use model::program_stats::{
+    ArrayReference, BlockStats, DividerInstructions, LoopStats, LoopTraffic, PartStats,
+};
 use model::{rules, Estimate, OpCounts, Param, ProgramStats};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -134,6 +136,8 @@ pub enum LoopBound {
     Memory,
     /// Its stores whose stride folds onto a few L1 sets, each waiting for its line (rule 28).
     StoreConflicts,
+    /// Its loads at random addresses of arrays beyond the first level (rule 33).
+    RandomAccess,
 }
 
 impl LoopBound {
@@ -147,6 +151,7 @@ impl LoopBound {
             LoopBound::Window => "out-of-order window",
             LoopBound::Memory => "memory bandwidth",
             LoopBound::StoreConflicts => "stores' set conflicts",
+            LoopBound::RandomAccess => "random-access latency",
         }
     }
 }
@@ -203,6 +208,79 @@ fn charge_loop(
     table: &BTreeMap<Param, (f64, f64, usize)>,
     hw: &Hardware,
 ) -> Option<LoopCharge> {
+    let charge = charge_loop_bounds(l, table, hw)?;
+    Some(with_random_loads(charge, l, table, hw))
+}
+
+/// Rule 33: a loop whose loads at random addresses reach arrays beyond the first level (each
+/// iteration, an indirect subscript that moves by no known step; once an entry, a start the
+/// unit computed from data: `ArrayReference`) waits for them as far as its window does not
+/// overlap them ([`rules::random_access_ns`]), at X-Ray's random-access curve and INST's issue
+/// rate. The wait is an INST row, the bound "random-access latency".
+fn with_random_loads(
+    mut charge: LoopCharge,
+    l: &LoopStats,
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+    hw: &Hardware,
+) -> LoopCharge {
+    let (Some(n), Some(xray), Some(traffic)) = (l.iterations, hw.xray, l.traffic.as_ref()) else {
+        return charge;
+    };
+    let excess = |refs: Vec<&ArrayReference>| -> Vec<f64> {
+        refs.into_iter()
+            .filter_map(|r| xray.random_access_excess_ns(r.array_bytes?))
+            .filter(|&x| x > 0.0)
+            .collect()
+    };
+    let inst = table.get(&Param::INST).map_or(0.0, |t| t.0);
+    let window = instructions_in_flight(table, hw);
+    // Each iteration's indirect loads, then each entry's first load of each array it starts
+    // at a random place (two references from one start share its line).
+    let refs = traffic.references.iter();
+    let every_iteration = excess(
+        refs.clone()
+            .filter(|r| r.indirect && r.stride_bytes.is_none())
+            .collect(),
+    );
+    let mut starts: Vec<&ArrayReference> = refs.filter(|r| r.random_start).collect();
+    starts.sort_by(|a, b| a.array.cmp(&b.array));
+    starts.dedup_by(|a, b| a.array == b.array);
+    let every_entry = excess(starts);
+    let entries = l.entries().or(l.entries_counted);
+    for (times, loads) in [(Some(n), every_iteration), (entries, every_entry)] {
+        let Some(times) = times.filter(|&t| t > 0 && !loads.is_empty()) else {
+            continue;
+        };
+        let times = times as f64;
+        let t0 = charge.time_ns / times;
+        let waited = (rules::random_access_ns(t0, &loads, window, inst) - t0) * times;
+        if waited > 0.0 {
+            charge.rows.push((Param::INST, 0.0, waited, 0.0));
+            charge.time_ns += waited;
+            charge.bound = LoopBound::RandomAccess;
+        }
+    }
+    charge
+}
+
+/// The window: the characterized WIND (rule 19) where its test ran; at optimizing flags,
+/// whose compiler empties that test (a file may keep it as an unmeasured 0: no window),
+/// X-Ray's out-of-order window (issue 27); 0 without either.
+fn instructions_in_flight(table: &BTreeMap<Param, (f64, f64, usize)>, hw: &Hardware) -> f64 {
+    table
+        .get(&Param::WIND)
+        .map(|w| w.0)
+        .filter(|&w| w > 0.0)
+        .or_else(|| hw.window())
+        .unwrap_or(0.0)
+}
+
+/// [`charge_loop`] without rule 33.
+fn charge_loop_bounds(
+    l: &LoopStats,
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+    hw: &Hardware,
+) -> Option<LoopCharge> {
     let n = l.iterations? as f64;
     let body = l.body_counts.as_ref()?;
     if n <= 0.0 {
@@ -223,15 +301,7 @@ fn charge_loop(
     // Each bound as (its time ns, its counts over the whole run).
     // A recurrence spanning k iterations waits its latency once every k iterations; one that
     // restarts at every entry shows only the share the window does not overlap (rule 27).
-    // The window: the characterized WIND (rule 19) where its test ran; at optimizing flags,
-    // whose compiler empties that test (a file may keep it as an unmeasured 0: no window),
-    // X-Ray's out-of-order window (issue 27).
-    let window = table
-        .get(&Param::WIND)
-        .map(|w| w.0)
-        .filter(|&w| w > 0.0)
-        .or_else(|| hw.window())
-        .unwrap_or(0.0);
+    let window = instructions_in_flight(table, hw);
     let restarted_share = restarted_share(l, window);
     // Each recurrence as (its time ns, its counts over the run, its chain and span when it
     // passes through a watched IF).
@@ -1333,6 +1403,7 @@ mod tests {
             divider_instructions: None,
             consequent_runs: Vec::new(),
             traffic: None,
+            entries_counted: None,
             callees: Vec::new(),
             instructions_include_callees: false,
             instructions_as_built: false,
@@ -2329,6 +2400,62 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Rule 33: a gather at random from a 16 MiB array waits for each load as far as the
+    /// window does not overlap them: the same loop over a 16 KiB array (no wait beyond L1 on
+    /// the curve) keeps its time, and the large one's iteration is the wait spread over the
+    /// iterations the window holds.
+    #[test]
+    fn a_gather_at_random_beyond_the_caches_waits_for_its_loads() {
+        let mut m = machine(&[
+            (Param::INST, 0.1, 0.0),
+            (Param::MEMO, 0.01, 0.0),
+            (Param::WIND, 100.0, 0.0),
+        ]);
+        let mut x = xray_report();
+        x.random_latency = [(16u64 << 10, 2.0), (64 << 20, 202.0)]
+            .map(|(bytes, ns)| model::hardware::RandomLatency { bytes, ns })
+            .to_vec();
+        m.xray = Some(x);
+        let src = "      PROGRAM G
+      DOUBLE PRECISION B(2097152), Y(2048), S, T
+      INTEGER IB(1000), IY(1000), I
+      COMMON /D/ B, Y, IB, IY
+      DO 10 I = 1, 1000
+         IB(I) = 1 + MOD(I * 7919, 2097152)
+         IY(I) = 1 + MOD(I * 7919, 2048)
+   10 CONTINUE
+      S = 0.0D0
+      T = 0.0D0
+      DO 20 I = 1, 1000
+         S = S + B(IB(I))
+   20 CONTINUE
+      DO 30 I = 1, 1000
+         T = T + Y(IY(I))
+   30 CONTINUE
+      PRINT *, S, T
+      END
+";
+        let Some((_dir, _file, a)) = analyzed("gather.f", src, &m) else {
+            return;
+        };
+        let p = predicted_at(&a.stats, &mut m, "-O0");
+        let row = |line: u32| p.loops.iter().find(|l| l.first_line == line).unwrap();
+        let (big, small) = (row(11), row(14));
+        assert_eq!(big.bound, LoopBound::RandomAccess, "{:?}", p.loops);
+        assert_ne!(small.bound, LoopBound::RandomAccess, "{:?}", p.loops);
+        // Without its waits each loop issues its instructions at 0.1 ns.
+        let issue = |l: &LoopPrediction| l.instructions.unwrap() as f64 * 0.1e-9;
+        assert!(
+            (small.time_s - issue(small)).abs() < 1e-6 * small.time_s,
+            "{small:?}"
+        );
+        // 16 MiB is 10/12 of the way from 16 KiB to 64 MiB in log(size): 168.7 ns, 166.7
+        // beyond the first level; an iteration spans its instructions of the 100 in flight.
+        let excess = 200.0 * 10.0 / 12.0;
+        let want = excess * big.instructions.unwrap() as f64 / 100.0 * 1e-9;
+        assert!((big.time_s - want).abs() < 1e-6 * want, "{big:?} {small:?}");
     }
 
     /// Rule 21: a loop along the rows of a 392 x 392 DOUBLE PRECISION matrix (1.2 MiB, beyond

@@ -6,7 +6,7 @@ use crate::bench::{self, Workshop};
 use crate::decide::{HitReference, Samples, Verdict};
 use crate::sequence::{block_sequence, level_sequence, Geometry, Sequence};
 use crate::{Progress, XrayError};
-use model::hardware::CacheMethod;
+use model::hardware::{CacheMethod, RandomLatency};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -655,4 +655,34 @@ fn measure_memory(chaser: &mut Chaser) -> Result<f64, XrayError> {
         );
     }
     Ok(s.min())
+}
+
+/// The smallest and largest buffers of the random-access curve (rule 33): from one that fits
+/// any first level to one beyond any last level a 2-core machine shares.
+const RANDOM_CURVE_BYTES: (u64, u64) = (16 << 10, 64 << 20);
+
+/// Rule 33: ns per load at a random line of buffers of growing size (doubling; quadrupling
+/// when `quick`), on ordinary 4 KiB pages as a program's arrays have them: every load depends
+/// on the one before, so each waits its whole latency, TLB misses included.
+pub fn random_latencies(chaser: &Chaser, quick: bool) -> Result<Vec<RandomLatency>, XrayError> {
+    let mut plain = chaser.without_huge_pages();
+    let line = 64;
+    let sizes: Vec<u64> = std::iter::successors(Some(RANDOM_CURVE_BYTES.0), |b| {
+        Some(b << if quick { 2 } else { 1 })
+    })
+    .take_while(|&b| b <= RANDOM_CURVE_BYTES.1)
+    .collect();
+    let seqs: Vec<Sequence> = sizes
+        .iter()
+        .map(|&b| Sequence::strided(line, b / line))
+        .collect();
+    let samples = plain.time(&seqs, 1)?;
+    Ok(sizes
+        .into_iter()
+        .zip(samples)
+        .map(|(bytes, s)| RandomLatency {
+            bytes,
+            ns: s.median(),
+        })
+        .collect())
 }

@@ -110,6 +110,8 @@ pub fn measure(
         ));
     }
     notes.extend(hierarchy.notes);
+    progress("random-access latency on ordinary pages, 16 KiB to 64 MiB");
+    let random_latency = caches::random_latencies(&chaser, opts.quick)?;
     let caches: Vec<CacheLevel> = hierarchy
         .levels
         .iter()
@@ -189,6 +191,7 @@ pub fn measure(
         tlb,
         cpu: Some(cpu),
         bandwidths,
+        random_latency,
         huge_pages: huge && chaser.huge_shortfall.is_none(),
         notes,
         wall_time_s: start.elapsed().as_secs_f64(),

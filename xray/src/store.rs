@@ -51,6 +51,8 @@ pub enum Miss {
     Stale { days: i64 },
     /// Measured on another host (a copied cache directory).
     OtherHost,
+    /// Written before X-Ray measured the random-access curve (rule 33).
+    Incomplete,
 }
 
 impl std::fmt::Display for Miss {
@@ -67,6 +69,10 @@ impl std::fmt::Display for Miss {
                 "the cached X-Ray report is {days} days old (more than {MAX_AGE_DAYS})"
             ),
             Miss::OtherHost => write!(f, "the cached X-Ray report was measured on another host"),
+            Miss::Incomplete => write!(
+                f,
+                "the cached X-Ray report predates the random-access latency curve"
+            ),
         }
     }
 }
@@ -125,6 +131,9 @@ fn read_entry(path: &Path, host: &MachineInfo, now_unix_s: i64) -> Result<Cached
     let days = (now_unix_s - entry.measured_unix_s).div_euclid(86_400);
     if days > MAX_AGE_DAYS {
         return Err(Miss::Stale { days });
+    }
+    if entry.report.random_latency.is_empty() {
+        return Err(Miss::Incomplete);
     }
     Ok(entry)
 }
@@ -213,7 +222,31 @@ mod tests {
         );
         let c: model::Characterization =
             model::parse_versioned(&std::fs::read_to_string(path).unwrap()).unwrap();
-        c.xray.expect("the fixture has an X-Ray section")
+        let mut r = c.xray.expect("the fixture has an X-Ray section");
+        r.random_latency = vec![
+            model::hardware::RandomLatency {
+                bytes: 16 << 10,
+                ns: 1.6,
+            },
+            model::hardware::RandomLatency {
+                bytes: 64 << 20,
+                ns: 240.0,
+            },
+        ];
+        r
+    }
+
+    #[test]
+    fn an_entry_without_the_random_access_curve_is_measured_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let host = harness::machine_info();
+        let mut older = report();
+        older.random_latency.clear();
+        store(dir.path(), &host, false, &older).unwrap();
+        assert_eq!(
+            lookup(dir.path(), &host, false, now()).unwrap_err(),
+            Miss::Incomplete
+        );
     }
 
     fn now() -> i64 {
