@@ -50,6 +50,7 @@ pub fn loop_traffic(
         assigned: HashSet::new(),
         defs: HashMap::new(),
         values: HashMap::new(),
+        calls_load: true,
         depth: usize::from(jumps),
     };
     for s in body {
@@ -126,6 +127,7 @@ fn outside_values<'a>(prog: &'a Program, unit: usize, first: usize, last: usize)
         assigned: HashSet::new(),
         defs: HashMap::new(),
         values: HashMap::new(),
+        calls_load: false,
         depth: 0,
     };
     let outside = prog
@@ -218,8 +220,14 @@ struct Walk<'a> {
     /// None for the others it changes.
     defs: HashMap<String, Option<SExpr>>,
     /// Every value the body may give each scalar it changes, conditionally or not (None: one
-    /// from outside, a READ or a subroutine's argument), for [`Walk::loads_data`].
+    /// from outside, a READ or, with `calls_load`, a subroutine's argument), for
+    /// [`Walk::loads_data`].
     values: HashMap<String, Vec<Option<SExpr>>>,
+    /// Whether a scalar passed to a subroutine or an external function comes back as data: in
+    /// a loop's body, where what a call returns through an argument (`CALL RAND(K)`) feeds
+    /// the iteration's subscripts; not in the statements around it, where most arguments are
+    /// sizes and flags a call leaves alone.
+    calls_load: bool,
     /// Block IFs and logical IFs open around the statement walked (one more when the body
     /// jumps): its assignments may not run every iteration.
     depth: usize,
@@ -381,7 +389,13 @@ impl Walk<'_> {
     fn actuals(&mut self, args: &[Arg]) {
         for a in args {
             match a {
-                Arg::Expr(SExpr::Name(n)) => self.changed(n, None),
+                Arg::Expr(SExpr::Name(n)) if self.calls_load => self.changed(n, None),
+                Arg::Expr(SExpr::Name(n)) => {
+                    self.changed(n, None);
+                    if let Some(v) = self.values.get_mut(&n.to_ascii_uppercase()) {
+                        v.pop();
+                    }
+                }
                 Arg::Expr(SExpr::Apply(n, subs)) if self.is_array(n) => {
                     self.changed(n, None);
                     for s in subs {
