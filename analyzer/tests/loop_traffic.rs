@@ -422,6 +422,7 @@ fn a_reference_moves_by_the_loop_around_from_one_entry_to_the_next() {
 fn a_subscript_loaded_from_data_is_indirect_and_its_array_is_sized() {
     // Rule 33: X(ICOL(K)) directly; PRES(J) through a scalar set (in a branch) from an
     // element and from a function; Y(K) and Z(M) move by known steps or from no data.
+    // Z(M) starts where a call before the loop left M: not a random start either.
     let src = "      PROGRAM P
       INTEGER ICOL(1000), T(500), K, J, M, NEXTR, ISEED
       LOGICAL PRES(0:99999)
@@ -429,6 +430,7 @@ fn a_subscript_loaded_from_data_is_indirect_and_its_array_is_sized() {
       EXTERNAL NEXTR
       S = 0.0D0
       M = 0
+      CALL SETUP(M)
       ISEED = 7
       DO 10 K = 1, 1000
          IF (MOD(K, 2) .EQ. 0) THEN
@@ -446,8 +448,12 @@ fn a_subscript_loaded_from_data_is_indirect_and_its_array_is_sized() {
       K = MOD(K * 7, 1000)
       NEXTR = K
       END
+      SUBROUTINE SETUP(M)
+      INTEGER M
+      M = 3
+      END
 ";
-    let t = traffic_at(src, 9);
+    let t = traffic_at(src, 10);
     let x = reference(&t, "X");
     assert!(x.indirect && x.stride_bytes.is_none(), "{x:?}");
     assert_eq!(x.array_bytes, Some(160_000));
@@ -459,7 +465,9 @@ fn a_subscript_loaded_from_data_is_indirect_and_its_array_is_sized() {
         assert!(!r.indirect, "{r:?}");
         assert_eq!(r.stride_bytes, Some(if name == "Y" { 8 } else { 4 }));
     }
-    assert!(!reference(&t, "Z").indirect);
+    // M's start was passed to a call before the loop: a size or a flag, not data.
+    let z = reference(&t, "Z");
+    assert!(!z.indirect && !z.random_start, "{z:?}");
 }
 
 #[test]
