@@ -77,7 +77,8 @@ pub fn loop_traffic(
         assigned: &held,
         defs: &walk.defs,
     });
-    let outside = outside_values(prog, unit, first, last);
+    let outside_loaded = outside_values(prog, unit, first, last).loaded_names();
+    let body_loaded = walk.loaded_names();
     let own = index.as_ref().map(|(v, _)| v.as_str());
     let mut references = Vec::new();
     let mut moving: Vec<&str> = Vec::new();
@@ -90,7 +91,10 @@ pub fn loop_traffic(
             moving.push(&r.array);
         }
         let element_bytes = sym.element_bytes(&r.array).unwrap_or(0);
-        let indirect = r.subscripts.iter().any(|e| walk.loads_data(e, DEF_DEPTH));
+        let indirect = r
+            .subscripts
+            .iter()
+            .any(|e| walk.loads_data(e, &body_loaded));
         references.push(ArrayReference {
             array: r.array.to_ascii_uppercase(),
             element_bytes,
@@ -105,7 +109,7 @@ pub fn loop_traffic(
                     names_in(e)
                         .into_iter()
                         .filter(|n| Some(n.as_str()) != own)
-                        .any(|n| outside.loads_data(&SExpr::Name(n), DEF_DEPTH))
+                        .any(|n| outside_loaded.contains(&n))
                 }),
         });
     }
@@ -221,7 +225,7 @@ struct Walk<'a> {
     defs: HashMap<String, Option<SExpr>>,
     /// Every value the body may give each scalar it changes, conditionally or not (None: one
     /// from outside, a READ or, with `calls_load`, a subroutine's argument), for
-    /// [`Walk::loads_data`].
+    /// [`Walk::loaded_names`].
     values: HashMap<String, Vec<Option<SExpr>>>,
     /// Whether a scalar passed to a subroutine or an external function comes back as data: in
     /// a loop's body, where what a call returns through an argument (`CALL RAND(K)`) feeds
@@ -306,11 +310,33 @@ impl Walk<'_> {
                 && !s.is_some_and(|s| s.dummy))
     }
 
-    /// Whether `e`'s value comes from data the body loads (rule 33): an array element, an
-    /// external function's result, or a scalar the body may set from one or from outside;
-    /// followed through `depth` definitions.
-    fn loads_data(&self, e: &SExpr, depth: usize) -> bool {
-        let loads = |x: &SExpr| self.loads_data(x, depth);
+    /// The scalars (upper case) whose value may come from data (rule 33): one the walk may
+    /// set from outside (a READ; with `calls_load`, a call), or from an expression that loads
+    /// data ([`Walk::loads_data`]) or uses such a scalar; found by iterating to a fixed point.
+    fn loaded_names(&self) -> HashSet<String> {
+        let mut loaded = HashSet::new();
+        loop {
+            let more: Vec<String> = self
+                .values
+                .iter()
+                .filter(|(n, _)| !loaded.contains(*n))
+                .filter(|(_, vs)| {
+                    vs.iter()
+                        .any(|v| v.as_ref().is_none_or(|v| self.loads_data(v, &loaded)))
+                })
+                .map(|(n, _)| n.clone())
+                .collect();
+            if more.is_empty() {
+                return loaded;
+            }
+            loaded.extend(more);
+        }
+    }
+
+    /// Whether `e`'s value comes from data: an array element, an external function's result,
+    /// or a scalar of `loaded` ([`Walk::loaded_names`]).
+    fn loads_data(&self, e: &SExpr, loaded: &HashSet<String>) -> bool {
+        let loads = |x: &SExpr| self.loads_data(x, loaded);
         let arg = |a: &Arg| match a {
             Arg::Expr(x) | Arg::Keyword(_, x) => loads(x),
             _ => false,
@@ -321,13 +347,7 @@ impl Walk<'_> {
             | SExpr::Logical(_)
             | SExpr::Str(_)
             | SExpr::Substring(..) => false,
-            SExpr::Name(n) => {
-                depth > 0
-                    && self.values.get(&n.to_ascii_uppercase()).is_some_and(|vs| {
-                        vs.iter()
-                            .any(|v| v.as_ref().is_none_or(|v| self.loads_data(v, depth - 1)))
-                    })
-            }
+            SExpr::Name(n) => loaded.contains(&n.to_ascii_uppercase()),
             SExpr::Apply(n, _) if self.is_array(n) => true,
             SExpr::Apply(n, args) => !self.evaluated_here(n) || args.iter().any(arg),
             SExpr::Complex(a, b) | SExpr::Binary(_, a, b) => loads(a) || loads(b),
