@@ -8,8 +8,8 @@
 //! jumps back to its first statement, which keeps its label: the additions run when control
 //! falls into the loop, its entries. Such a loop also gets its entries counted where it
 //! references an array at a random start (rule 33), which needs them; a DO loop's come from
-//! its DO statement's counts. An assumed-size dimension
-//! (`*`) has no extent to count and stays unknown.
+//! its DO statement's counts. An assumed-size dimension (`*`) has no extent to count and
+//! stays unknown.
 
 use crate::analysis::{sexpr_text, Program};
 use crate::syntax::Stmt;
@@ -135,7 +135,7 @@ impl LoopExtents {
     /// (rounded); empty when the loop was never entered or the run did not count them.
     pub fn measured(&self, counters: &[u64]) -> MeasuredExtents {
         let mut out = MeasuredExtents::new();
-        let Some(&entries) = counters.get(self.entries_slot).filter(|&&e| e > 0) else {
+        let Some(entries) = self.entries(counters).filter(|&e| e > 0) else {
             return out;
         };
         for w in &self.watches {

@@ -10,7 +10,7 @@
 //! An element passed as an actual argument to a subroutine or an external function is passed
 //! by address; what the callee does with it is the callee's traffic, not the loop's.
 
-use crate::analysis::{sexpr_text, Program};
+use crate::analysis::{sexpr_names, sexpr_text, Program};
 use crate::extents::MeasuredExtents;
 use crate::symbols::Symbols;
 use crate::syntax::{Arg, BOp, DoControl, SExpr, Stmt, UOp};
@@ -106,10 +106,13 @@ pub fn loop_traffic(
             indirect,
             random_start: !indirect
                 && r.subscripts.iter().any(|e| {
-                    names_in(e)
+                    let mut names = HashSet::new();
+                    sexpr_names(e, &mut names);
+                    names
                         .into_iter()
-                        .filter(|n| Some(n.as_str()) != own)
-                        .any(|n| outside_loaded.contains(&n))
+                        .filter(|n| !sym.is_array(n))
+                        .map(|n| n.to_ascii_uppercase())
+                        .any(|n| Some(n.as_str()) != own && outside_loaded.contains(&n))
                 }),
         });
     }
@@ -145,29 +148,6 @@ fn outside_values<'a>(prog: &'a Program, unit: usize, first: usize, last: usize)
         }
     }
     w
-}
-
-/// The names (upper case) an expression references as scalars.
-fn names_in(e: &SExpr) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![e];
-    while let Some(x) = stack.pop() {
-        match x {
-            SExpr::Name(n) => out.push(n.to_ascii_uppercase()),
-            SExpr::Complex(a, b) | SExpr::Binary(_, a, b) => stack.extend([a.as_ref(), b.as_ref()]),
-            SExpr::Unary(_, a) | SExpr::Paren(a) => stack.push(a),
-            SExpr::Apply(_, args) => stack.extend(args.iter().filter_map(|a| match a {
-                Arg::Expr(e) | Arg::Keyword(_, e) => Some(e),
-                _ => None,
-            })),
-            SExpr::Substring(base, lo, hi) => {
-                stack.push(base);
-                stack.extend(lo.iter().chain(hi.iter()).map(|b| b.as_ref()));
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The DO loop of `unit` nearest around statements `first..=last`: its variable (upper case)
@@ -252,15 +232,24 @@ impl Walk<'_> {
         self.sym.is_array(name)
     }
 
-    /// Name `n` changes, to `value` when that is known.
+    /// Name `n` changes, to `value` when that is known (None: from outside, data).
     fn changed(&mut self, n: &str, value: Option<&SExpr>) {
+        self.changed_to(n, value, Some(value));
+    }
+
+    /// Name `n` changes, to `value` when that is known; `source` is what [`Walk::values`]
+    /// records it may now hold: `Some(None)` a value from outside, `None` nothing (a call
+    /// that, outside the loop, leaves its arguments alone).
+    fn changed_to(&mut self, n: &str, value: Option<&SExpr>, source: Option<Option<&SExpr>>) {
         let n = n.to_ascii_uppercase();
         let once = !self.assigned.contains(&n) && self.depth == 0;
         self.assigned.insert(n.clone());
-        self.values
-            .entry(n.clone())
-            .or_default()
-            .push(value.cloned());
+        if let Some(source) = source {
+            self.values
+                .entry(n.clone())
+                .or_default()
+                .push(source.cloned());
+        }
         self.defs.insert(n, value.filter(|_| once).cloned());
     }
 
@@ -409,12 +398,8 @@ impl Walk<'_> {
     fn actuals(&mut self, args: &[Arg]) {
         for a in args {
             match a {
-                Arg::Expr(SExpr::Name(n)) if self.calls_load => self.changed(n, None),
                 Arg::Expr(SExpr::Name(n)) => {
-                    self.changed(n, None);
-                    if let Some(v) = self.values.get_mut(&n.to_ascii_uppercase()) {
-                        v.pop();
-                    }
+                    self.changed_to(n, None, self.calls_load.then_some(None))
                 }
                 Arg::Expr(SExpr::Apply(n, subs)) if self.is_array(n) => {
                     self.changed(n, None);
@@ -469,15 +454,8 @@ impl Walk<'_> {
             | Stmt::ComputedGoto(_, c)
             | Stmt::Return(Some(c)) => self.expr(c),
             Stmt::Do(_, ctrl) => {
-                self.changed(&ctrl.var, None);
                 // Its values start where the DO statement starts it.
-                if let Some(last) = self
-                    .values
-                    .get_mut(&ctrl.var.to_ascii_uppercase())
-                    .and_then(|v| v.last_mut())
-                {
-                    *last = Some(ctrl.start.clone());
-                }
+                self.changed_to(&ctrl.var, None, Some(Some(&ctrl.start)));
                 for e in [&ctrl.start, &ctrl.end]
                     .into_iter()
                     .chain(ctrl.step.as_ref())
