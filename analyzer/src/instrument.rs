@@ -808,18 +808,34 @@ fn multiway_watch(
 /// hardware's history gets them; fed at an IF's own next test instead, an outcome came after
 /// those of the IFs between, whose running at all told it (a sort's scan that stopped let the
 /// other scan run).
-fn predictor_update(names: &Names, taken: usize, slot: usize, j: usize) -> Vec<String> {
+/// The IF's unit and whether its condition references a function, whose own IFs run before
+/// its test (see [`predictor_entries`]), go with it.
+fn predictor_update(
+    names: &Names,
+    (taken, slot, j): (usize, usize, usize),
+    unit: usize,
+    deferred: bool,
+) -> Vec<String> {
     let t = taken + 1;
     let m = slot + 1 + BRANCH_MISSES;
     // Spread the IFs over the base table (an odd multiplier visits every entry).
     let offset = (j * 5003 + 1) % (1usize << HISTORY_BITS);
-    vec![format!("CALL {}({offset}, {t}, {m})", names.pending)]
+    let (u, d) = (unit + 1, u8::from(deferred));
+    vec![format!(
+        "CALL {}({offset}, {t}, {m}, {u}, {d})",
+        names.pending
+    )]
 }
 
 /// The simulated predictor's entries: `predictor(ID, OUT, MISS, IND)` feeds an outcome now
-/// (multiway jumps, library branches); `pending(ID, T, M)` is called before an IF's test (see
-/// [`predictor_update`]), `ID` -1 only feeding the pending one (at the end of the run); both
-/// first feed the pending IF its outcome. `n` counters in COMMON `common`.
+/// (multiway jumps, library branches); `pending(ID, T, M, U, D)` is called before an IF's test
+/// in unit `U` (see [`predictor_update`]), `ID` -1 only feeding the pending ones (at the end of
+/// the run); both first feed the pending IF its outcome. An IF whose condition references a
+/// function (`D` 1) is deferred instead: the function's own IFs run between its `pending` and
+/// its test, and taking their calls for its outcome fed it "not taken" every time. A deferred
+/// IF is fed at the next `pending` of its own unit (its test is over once control is back
+/// there), with the deferred IFs above it on a stack of [`DEFERRED`]. `n` counters in COMMON
+/// `common`.
 fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
     let (c, core) = (&names.counters, &names.predictor_core);
     let pending = pending_declarations(names);
@@ -833,6 +849,64 @@ fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
         "   PT = 0".into(),
         "END IF".into(),
     ];
+    // Feed the deferred IFs from the top of the stack down to entry `to` (a loop labelled
+    // `label`).
+    let feed_down_to = |to: &str, label: u32| {
+        vec![
+            format!("DO {label} J = NQ, {to}, -1"),
+            format!("   CALL {core}(QI(J), {c}(QT(J)) - QV(J), {c}(QM(J)), 0)"),
+            format!("{label} CONTINUE"),
+        ]
+    };
+    let deferred = DEFERRED;
+    let pending_body: Vec<String> = [
+        format!("SUBROUTINE {}(ID, T, M, U, D)", names.pending),
+        "INTEGER ID, T, M, U, D, J, K".into(),
+    ]
+    .into_iter()
+    .chain(pending.iter().cloned())
+    .chain(counters.iter().cloned())
+    .chain(resolve.iter().cloned())
+    .chain(["IF (ID .LT. 0) THEN".into()])
+    .chain(feed_down_to("1", 20))
+    .chain(["   NQ = 0".into(), "   RETURN".into(), "END IF".into()])
+    .chain([
+        "DO 10 K = NQ, 1, -1".into(),
+        "   IF (QU(K) .EQ. U) GO TO 11".into(),
+        "10 CONTINUE".into(),
+        "GO TO 12".into(),
+        "11 CONTINUE".into(),
+    ])
+    .chain(feed_down_to("K", 21))
+    .chain(["NQ = K - 1".into(), "12 CONTINUE".into()])
+    .chain([
+        "IF (D .EQ. 0) THEN".into(),
+        "   PI = ID".into(),
+        "   PT = T".into(),
+        "   PM = M".into(),
+        format!("   PV = {c}(T)"),
+        "   RETURN".into(),
+        "END IF".into(),
+        format!("IF (NQ .EQ. {deferred}) THEN"),
+        format!("   CALL {core}(QI(1), {c}(QT(1)) - QV(1), {c}(QM(1)), 0)"),
+        format!("   DO 30 J = 2, {deferred}"),
+        "      QI(J - 1) = QI(J)".into(),
+        "      QT(J - 1) = QT(J)".into(),
+        "      QM(J - 1) = QM(J)".into(),
+        "      QU(J - 1) = QU(J)".into(),
+        "      QV(J - 1) = QV(J)".into(),
+        "30 CONTINUE".into(),
+        "   NQ = NQ - 1".into(),
+        "END IF".into(),
+        "NQ = NQ + 1".into(),
+        "QI(NQ) = ID".into(),
+        "QT(NQ) = T".into(),
+        "QM(NQ) = M".into(),
+        "QU(NQ) = U".into(),
+        format!("QV(NQ) = {c}(T)"),
+        "END".into(),
+    ])
+    .collect();
     [format!(
         "SUBROUTINE {}(ID, OUT, MISS, IND)",
         names.predictor
@@ -843,32 +917,31 @@ fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
     .chain(counters.iter().cloned())
     .chain(resolve.iter().cloned())
     .chain([format!("CALL {core}(ID, OUT, MISS, IND)"), "END".into()])
-    .chain([format!("SUBROUTINE {}(ID, T, M)", names.pending)])
-    .chain(["INTEGER ID, T, M".into()])
-    .chain(pending.iter().cloned())
-    .chain(counters.iter().cloned())
-    .chain(resolve.iter().cloned())
-    .chain([
-        "IF (ID .LT. 0) RETURN".into(),
-        "PI = ID".into(),
-        "PT = T".into(),
-        "PM = M".into(),
-        format!("PV = {c}(T)"),
-        "END".into(),
-    ])
+    .chain(pending_body)
     .map(|l| fixed_source_line(&l))
     .chain(predictor_subroutine(core))
     .collect()
 }
 
-/// The declarations of the pending IF's COMMON block (see [`predictor_entries`]): its taken
-/// counter's value at its test (PV), that counter's, its offset's and its miss slot's
-/// indices (PT, PI, PM; PT 0 when none is pending).
-fn pending_declarations(names: &Names) -> [String; 3] {
+/// How many IFs whose conditions reference functions may wait, nested, for their outcomes (see
+/// [`predictor_entries`]); beyond it the oldest is fed first.
+const DEFERRED: usize = 16;
+
+/// The declarations of the pending IFs' COMMON block (see [`predictor_entries`]): the pending
+/// IF's taken counter's value at its test (PV), that counter's, its offset's and its miss
+/// slot's indices (PT, PI, PM; PT 0 when none is pending); the deferred IFs' the same (QV, QT,
+/// QI, QM) with their units (QU), NQ of them.
+fn pending_declarations(names: &Names) -> [String; 5] {
+    let d = DEFERRED;
     [
-        "INTEGER PT, PI, PM".to_string(),
+        "INTEGER PT, PI, PM, NQ".to_string(),
+        format!("INTEGER QT({d}), QI({d}), QM({d}), QU({d})"),
         "INTEGER*8 PV".into(),
-        format!("COMMON /{}/ PV, PT, PI, PM", names.pending_common),
+        format!("INTEGER*8 QV({d})"),
+        format!(
+            "COMMON /{}/ PV, QV, PT, PI, PM, NQ, QT, QI, QM, QU",
+            names.pending_common
+        ),
     ]
 }
 
@@ -1113,7 +1186,13 @@ pub fn instrument_counters(
             .iter()
             .position(|p| *p == Probe::Consequent(s) || *p == Probe::After(s));
         if let Some(taken) = taken_probe {
-            rw.insert_before(s, &predictor_update(&names, taken, slot, j));
+            let st = &prog.stmts[s];
+            let deferred = st
+                .condition
+                .as_ref()
+                .is_some_and(model::rules::calls_function);
+            let update = predictor_update(&names, (taken, slot, j), st.unit, deferred);
+            rw.insert_before(s, &update);
         }
     }
     for (j, &(s, slot)) in multiway.iter().enumerate() {
@@ -1194,7 +1273,7 @@ pub fn instrument_counters(
         "      INTEGER IU, K, L, ST".into(),
         "      CALL GET_ENVIRONMENT_VARIABLE('OPCOST_COUNTS', FNAME, L, ST)".into(),
         "      IF (ST .NE. 0 .OR. L .EQ. 0) RETURN".into(),
-        format!("      CALL {}(-1, 0, 0)", names.pending),
+        format!("      CALL {}(-1, 0, 0, 0, 0)", names.pending),
         "      OPEN (NEWUNIT=IU, FILE=FNAME(1:L), STATUS='REPLACE')".into(),
         format!("      WRITE (IU, '(I0)') {n}"),
         format!("      DO 10 K = 1, {n}"),

@@ -125,3 +125,21 @@ fn interleaved_scans_of_random_keys_miss_as_random_outcomes_do() {
         "{misses} misses of {tests} scan tests"
     );
 }
+
+/// An IF whose condition references a function runs that function's IFs between the call
+/// that leaves it pending and its own test; they used to feed it "not taken" every time, so a
+/// random condition never missed.
+#[test]
+fn an_if_on_a_functions_result_gets_its_own_outcome_after_the_functions_ifs() {
+    let simulated = analyze_fixture("function_conditions.f", true);
+    let misses = |unit: &str| misses_in(&simulated, unit);
+    // 4000 evaluations of a random bit: about half missed.
+    let random = misses("RANDF");
+    assert!(
+        (1200..=2800).contains(&random),
+        "random bit: {random} misses"
+    );
+    // A function that always gives 0: learned, as an IF on a constant outcome is.
+    let constant = misses("FIXEDF");
+    assert!(constant <= 40, "constant outcome: {constant} misses");
+}
