@@ -812,7 +812,9 @@ fn multiway_watch(
 /// its test (see [`predictor_entries`]), go with it.
 fn predictor_update(
     names: &Names,
-    (taken, slot, j): (usize, usize, usize),
+    taken: usize,
+    slot: usize,
+    j: usize,
     unit: usize,
     deferred: bool,
 ) -> Vec<String> {
@@ -843,9 +845,22 @@ fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
         format!("INTEGER*8 {c}"),
         format!("COMMON /{}/ {c}({n})", names.common),
     ];
+    // Feed an IF its outcome: its offset, its taken counter's change since its test (counter
+    // index `t`, value then `v`) and its miss slot; the deferred entry `k`'s from the stack.
+    let feed = |i: &str, t: &str, v: &str, m: &str| {
+        format!("CALL {core}({i}, {c}({t}) - {v}, {c}({m}), 0)")
+    };
+    let feed_deferred = |k: &str| {
+        feed(
+            &format!("QI({k})"),
+            &format!("QT({k})"),
+            &format!("QV({k})"),
+            &format!("QM({k})"),
+        )
+    };
     let resolve = [
         "IF (PT .GT. 0) THEN".to_string(),
-        format!("   CALL {core}(PI, {c}(PT) - PV, {c}(PM), 0)"),
+        format!("   {}", feed("PI", "PT", "PV", "PM")),
         "   PT = 0".into(),
         "END IF".into(),
     ];
@@ -854,7 +869,7 @@ fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
     let feed_down_to = |to: &str, label: u32| {
         vec![
             format!("DO {label} J = NQ, {to}, -1"),
-            format!("   CALL {core}(QI(J), {c}(QT(J)) - QV(J), {c}(QM(J)), 0)"),
+            format!("   {}", feed_deferred("J")),
             format!("{label} CONTINUE"),
         ]
     };
@@ -888,7 +903,7 @@ fn predictor_entries(names: &Names, n: usize) -> Vec<String> {
         "   RETURN".into(),
         "END IF".into(),
         format!("IF (NQ .EQ. {deferred}) THEN"),
-        format!("   CALL {core}(QI(1), {c}(QT(1)) - QV(1), {c}(QM(1)), 0)"),
+        format!("   {}", feed_deferred("1")),
         format!("   DO 30 J = 2, {deferred}"),
         "      QI(J - 1) = QI(J)".into(),
         "      QT(J - 1) = QT(J)".into(),
@@ -1191,7 +1206,7 @@ pub fn instrument_counters(
                 .condition
                 .as_ref()
                 .is_some_and(model::rules::calls_function);
-            let update = predictor_update(&names, (taken, slot, j), st.unit, deferred);
+            let update = predictor_update(&names, taken, slot, j, st.unit, deferred);
             rw.insert_before(s, &update);
         }
     }
