@@ -128,6 +128,10 @@ pub struct Rewriter {
     relabel_do: HashMap<usize, (u32, u32)>,
     /// Terminal statements getting a new `label CONTINUE` after them.
     new_terminal: HashMap<usize, u32>,
+    /// ELSE IFs with statements to run before their tests ([`Rewriter::insert_before_test`]).
+    before_test: HashMap<usize, Vec<String>>,
+    /// END IFs closing that many more block IFs (one per ELSE IF split above them).
+    extra_end_ifs: HashMap<usize, usize>,
     pub line_length: usize,
 }
 
@@ -148,6 +152,17 @@ impl Rewriter {
     /// and before what [`Rewriter::insert_before`] puts there, `s`'s label staying after them.
     pub fn insert_at_fall_in(&mut self, s: usize, stmts: &[String]) {
         add_edit(&mut self.fall_in, s, stmts);
+    }
+    /// Statements run just before IF statement `s` evaluates its condition: before a logical
+    /// or block IF; an ELSE IF that [`split_else_ifs`] can split becomes `ELSE`, the
+    /// statements and a block IF with its condition, which an extra END IF at the construct's
+    /// END IF closes (before it, they would end the block above, which runs only when that
+    /// block's condition held).
+    pub fn insert_before_test(&mut self, prog: &Program, s: usize, stmts: &[String]) {
+        match prog.stmts[s].stmt {
+            Some(Stmt::ElseIf(_)) => add_edit(&mut self.before_test, s, stmts),
+            _ => self.insert_before(s, stmts),
+        }
     }
     /// Statements right after `s` (which must fall through: DO, IF...THEN, ELSE, ...).
     pub fn insert_after(&mut self, s: usize, stmts: &[String]) {
@@ -215,6 +230,13 @@ impl Rewriter {
     /// Write the edited source files: (original path, new text) per file.
     pub fn render(mut self, prog: &Program) -> Vec<(String, String)> {
         self.plan_do_relabels(prog);
+        let splits = split_else_ifs(prog);
+        for s in self.before_test.keys() {
+            if let Some(&end) = splits.get(s) {
+                *self.extra_end_ifs.entry(end).or_default() += 1;
+            }
+        }
+        self.before_test.retain(|s, _| splits.contains_key(s));
         let mut decl_before: HashMap<usize, Vec<String>> = HashMap::new();
         for (u, lines) in &self.declarations {
             decl_before
@@ -316,6 +338,21 @@ impl Rewriter {
         if let Some(&(old, new)) = self.relabel_do.get(&s) {
             relabel(st, &mut lines, &file.lines, old, new);
         }
+        if let Some(inserted) = self.before_test.get(&s) {
+            self.push(text, &fixed_line(label.take(), "ELSE"));
+            for b in inserted {
+                self.push(text, &fixed_line(None, b));
+            }
+            lines[0] = blank_else(&strip_label(&lines[0]), prog, s);
+        }
+        let extra_end_ifs = self.extra_end_ifs.get(&s).copied().unwrap_or(0);
+        // The construct's label goes to its outermost END IF.
+        let end_label = if extra_end_ifs > 0 && label.is_some() {
+            lines[0] = strip_label(&lines[0]);
+            label
+        } else {
+            None
+        };
         match (&prog.stmts[s].stmt, self.consequent.get(&s)) {
             (Some(Stmt::LogicalIf(_, _, off)), Some(inserted)) => {
                 let (l, c) = st.position(*off);
@@ -348,6 +385,14 @@ impl Rewriter {
                 }
             }
         }
+        for k in 0..extra_end_ifs {
+            let lab = if k + 1 == extra_end_ifs {
+                end_label
+            } else {
+                None
+            };
+            self.push(text, &fixed_line(lab, "END IF"));
+        }
         if let Some(after) = self.after.get(&s) {
             for a in after {
                 self.push(text, &fixed_line(None, a));
@@ -360,6 +405,69 @@ impl Rewriter {
 }
 
 /// The line with its label field blanked (lines are in standard columns: `source::untab`).
+/// ELSE IFs whose tests can get statements before them ([`Rewriter::insert_before_test`]),
+/// with the END IF of their construct: those whose `ELSE` is on their first line, in units
+/// whose every statement was parsed (so the constructs can be matched).
+pub fn split_else_ifs(prog: &Program) -> HashMap<usize, usize> {
+    let mut ends = HashMap::new();
+    'units: for unit in &prog.units {
+        let mut open: Vec<Vec<usize>> = Vec::new();
+        let mut found = Vec::new();
+        for s in unit.first..unit.end {
+            match &prog.stmts[s].stmt {
+                None => continue 'units,
+                Some(Stmt::BlockIf(_)) => open.push(Vec::new()),
+                Some(Stmt::ElseIf(_)) => match open.last_mut() {
+                    Some(top) => top.push(s),
+                    None => continue 'units,
+                },
+                Some(Stmt::EndIf) => match open.pop() {
+                    Some(top) => found.extend(top.into_iter().map(|e| (e, s))),
+                    None => continue 'units,
+                },
+                Some(_) => {}
+            }
+        }
+        if open.is_empty() {
+            ends.extend(
+                found
+                    .into_iter()
+                    .filter(|&(e, _)| else_columns(prog, e).is_some()),
+            );
+        }
+    }
+    ends
+}
+
+/// The bytes of ELSE IF `s`'s first line that hold its `ELSE`, if all four are there.
+fn else_columns(prog: &Program, s: usize) -> Option<[usize; 4]> {
+    let st = prog.statement(s);
+    let text = st.text.get(..4)?;
+    if !text.eq_ignore_ascii_case("ELSE") {
+        return None;
+    }
+    let mut cols = [0; 4];
+    for (k, &(line, col)) in st.origin.get(..4)?.iter().enumerate() {
+        if line != st.first_line() {
+            return None;
+        }
+        cols[k] = col as usize - 1;
+    }
+    Some(cols)
+}
+
+/// ELSE IF `s`'s first line with its `ELSE` blanked: the block IF that follows the ELSE
+/// its split writes.
+fn blank_else(line: &str, prog: &Program, s: usize) -> String {
+    let mut bytes = line.as_bytes().to_vec();
+    for c in else_columns(prog, s).into_iter().flatten() {
+        if let Some(b) = bytes.get_mut(c) {
+            *b = b' ';
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| line.to_string())
+}
+
 fn strip_label(line: &str) -> String {
     let n = 5.min(line.len());
     if !line.is_char_boundary(n) {
@@ -478,12 +586,17 @@ pub const TAGGED_WAYS: usize = 8;
 /// overpredicted smith's bubble sort by 2x.)
 pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
     let base = prog.probes.len();
+    let else_ifs = split_else_ifs(prog);
     prog.stmts
         .iter()
         .enumerate()
-        .filter(|(_, st)| {
+        .filter(|(s, st)| {
             st.data_dependent()
-                && matches!(st.stmt, Some(Stmt::LogicalIf(..)) | Some(Stmt::BlockIf(_)))
+                && match st.stmt {
+                    Some(Stmt::LogicalIf(..)) | Some(Stmt::BlockIf(_)) => true,
+                    Some(Stmt::ElseIf(_)) => else_ifs.contains_key(s),
+                    _ => false,
+                }
         })
         .enumerate()
         .map(|(j, (s, _))| (s, base + BRANCH_SLOTS * j))
@@ -1207,7 +1320,7 @@ pub fn instrument_counters(
                 .as_ref()
                 .is_some_and(model::rules::calls_function);
             let update = predictor_update(&names, taken, slot, j, st.unit, deferred);
-            rw.insert_before(s, &update);
+            rw.insert_before_test(prog, s, &update);
         }
     }
     for (j, &(s, slot)) in multiway.iter().enumerate() {

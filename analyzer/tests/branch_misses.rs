@@ -143,3 +143,44 @@ fn an_if_on_a_functions_result_gets_its_own_outcome_after_the_functions_ifs() {
     let constant = misses("FIXEDF");
     assert!(constant <= 40, "constant outcome: {constant} misses");
 }
+
+/// An ELSE IF's test runs only when the IFs above it failed, so the call that feeds the
+/// predictor goes after an ELSE that the counted copy splits off it; before, ELSE IFs were not
+/// watched, and one on a scalar (a generator's bit) was taken to be learned.
+#[test]
+fn else_ifs_are_watched_like_ifs() {
+    let simulated = analyze_fixture("else_ifs.f", true);
+    let misses = |unit: &str| misses_in(&simulated, unit);
+    // 4000 evaluations of a random bit behind a function, in an ELSE IF: about half missed.
+    let random = misses("ELSER");
+    assert!(
+        (1200..=2800).contains(&random),
+        "random ELSE IF: {random} misses"
+    );
+    // A MOD pattern in an ELSE IF: learned.
+    let pattern = misses("ELSEP");
+    assert!(pattern <= 40, "patterned ELSE IF: {pattern} misses");
+    // A chain of ELSE IFs on random data in 0..3, one block jumping to the labeled END IF
+    // (which the split moves to the outermost END IF): about 2000 + 1000 + 1000 misses,
+    // and the counted copy runs every block as often as the original does.
+    let chain = misses("ELSEA");
+    assert!(
+        (3000..=5000).contains(&chain),
+        "chain of ELSE IFs: {chain} misses"
+    );
+    let blocks = |line: u32| {
+        simulated
+            .stats
+            .blocks
+            .iter()
+            .filter(|b| b.unit == "ELSEA" && (b.first_line..=b.last_line).contains(&line))
+            .filter_map(|b| b.executions)
+            .max()
+            .unwrap()
+    };
+    let (high, low) = (blocks(39), blocks(44));
+    assert!(
+        (1700..=2300).contains(&high) && (700..=1300).contains(&low),
+        "ELSE IF blocks ran {high} and {low} times"
+    );
+}
