@@ -179,9 +179,14 @@ impl<'a> Lower<'a> {
 
     fn operand(&mut self, name: &str) -> Operand {
         let dummy = self.sym.get(name).is_some_and(|s| s.dummy);
+        let ty = self.ty(name);
         Operand {
             name: name.to_string(),
-            ty: self.ty(name),
+            ty,
+            // Rule 13c: a `CHARACTER*n` datum's length (None for `CHARACTER*(*)`).
+            length: (ty == Type::Character)
+                .then(|| self.sym.element_bytes(name))
+                .flatten(),
             global: self.sym.is_global(name),
             dummy,
             // Rule 18: a dummy's size is the caller's business.
@@ -200,7 +205,7 @@ impl<'a> Lower<'a> {
                 Arg::Range(lo, hi) => {
                     let parts = lo.iter().chain(hi.iter()).map(|e| self.expr(e)).collect();
                     Some(Expr::Opaque {
-                        kind: "character substring".into(),
+                        kind: "character range".into(),
                         ty: Type::Character,
                         parts,
                     })
@@ -251,6 +256,15 @@ impl<'a> Lower<'a> {
         if let Some(v) = self.subst.last().and_then(|scope| scope.get(n)) {
             return v.clone();
         }
+        // Rule 13c: a character constant's length is its literal's, unless its declared one
+        // pads or cuts it.
+        if let Some(value @ SExpr::Str(text)) = self.sym.get(n).and_then(|s| s.parameter.as_ref()) {
+            let declared = self.sym.get(n).is_some_and(|s| s.len.is_some());
+            let length = self.sym.element_bytes(n).map(|l| l as usize);
+            if !declared || length == Some(text.chars().count()) {
+                return literal(value);
+            }
+        }
         if self.sym.get(n).is_some_and(|s| s.parameter.is_some()) {
             return Expr::Constant {
                 text: n.to_string(),
@@ -266,13 +280,10 @@ impl<'a> Lower<'a> {
         lo: &Option<Box<SExpr>>,
         hi: &Option<Box<SExpr>>,
     ) -> Expr {
-        let mut parts = vec![self.expr(base)];
-        parts.extend(lo.iter().chain(hi.iter()).map(|e| self.expr(e)));
-        Expr::Opaque {
-            kind: "character substring".into(),
-            ty: Type::Character,
-            parts,
-        }
+        let base = self.expr(base);
+        let first = lo.as_ref().map(|e| self.expr(e));
+        let last = hi.as_ref().map(|e| self.expr(e));
+        model::rules::substring(base, first, last)
     }
 
     fn unary(&mut self, op: UOp, x: &SExpr) -> Expr {
@@ -342,8 +353,14 @@ impl<'a> Lower<'a> {
             }
         }
         let is_range = args.iter().any(|a| matches!(a, Arg::Range(..)));
+        if let [Arg::Range(lo, hi)] = args {
+            let base = Expr::Variable(self.operand(n));
+            let first = lo.as_ref().map(|e| self.expr(e));
+            let last = hi.as_ref().map(|e| self.expr(e));
+            return model::rules::substring(base, first, last);
+        }
         if is_range {
-            // One substring: its bounds are its parts (not a substring each).
+            // Not one substring: its bounds are its parts (not a substring each).
             let mut parts = vec![Expr::Variable(self.operand(n))];
             for a in args {
                 match a {
@@ -355,7 +372,7 @@ impl<'a> Lower<'a> {
                 }
             }
             return Expr::Opaque {
-                kind: "character substring".into(),
+                kind: "character reference".into(),
                 ty: Type::Character,
                 parts,
             };
@@ -1977,14 +1994,26 @@ mod tests {
     }
 
     #[test]
-    fn a_substring_is_one_uncharacterized_operation() {
-        let q = prog("      CHARACTER*16 S, T\n      S = T(1:8)\n      END\n");
+    fn character_work_is_counted_by_its_lengths() {
+        // Rule 13c: a string moved is a CHAS; one character compared, an integer compare,
+        // also through a one-character PARAMETER; a string compared, a CHCM.
+        let q = prog(concat!(
+            "      CHARACTER*16 S, T\n",
+            "      CHARACTER BLANK, C\n",
+            "      PARAMETER (BLANK = ' ')\n",
+            "      INTEGER I, K\n",
+            "      S = T(1:8)\n",
+            "      C = T(I:I)\n",
+            "      IF (C .EQ. BLANK) K = 1\n",
+            "      IF (S .EQ. T) K = 2\n",
+            "      END\n"
+        ));
         let c = total(&q);
-        assert_eq!(
-            c.uncharacterized.get("character substring"),
-            Some(&1),
-            "{c:?}"
-        );
+        assert!(c.uncharacterized.is_empty(), "{c:?}");
+        assert_eq!(c.get(Param::CHAS), 1);
+        assert_eq!(c.get(Param::CHCM), 1);
+        assert_eq!(c.get(Param::CISL), 1);
+        assert_eq!(c.get(Param::ARR1), 1);
     }
 
     #[test]

@@ -166,6 +166,7 @@ impl Flavor {
             global: self.global,
             dummy: false,
             large: false,
+            length: None,
         }
     }
     /// An initial-value expression for `v` in this pool's type.
@@ -366,6 +367,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     reduced_sine_experiment(&mut exps, &mut groups);
     index_experiments(&mut exps, &mut groups);
     concatenation_experiment(&mut exps, &mut groups);
+    character_experiments(&mut exps, &mut groups);
     latency_experiments(&mut exps, &mut groups);
     conversion_experiments(&mut exps, &mut groups);
     rounding_experiments(&mut exps, &mut groups);
@@ -1449,17 +1451,12 @@ fn index_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
 /// temporary and the move of its result: `SCC(1:LC2) = SCA(1:LC) // SCB(1:LC)`, LC = 8 from
 /// the support code (an 8-character word and its neighbour, as text processing joins them).
 fn concatenation_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
-    let substring = |name: &str, length: &str| Expr::Opaque {
-        kind: "character substring".into(),
-        ty: Type::Character,
-        parts: vec![
+    let substring = |name: &str, length: &str| {
+        rules::substring(
             v(&Operand::local(name, Type::Character)),
-            Expr::Constant {
-                text: "1".into(),
-                ty: Type::Integer,
-            },
-            v(&Operand::local(length, Type::Integer)),
-        ],
+            Some(Expr::int(1)),
+            Some(v(&Operand::local(length, Type::Integer))),
+        )
     };
     let text = |e: &str, length: &str| format!("{e}(1:{length})");
     let body = (0..4)
@@ -1512,6 +1509,95 @@ fn concatenation_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>)
         experiments: vec![Param::CHCC.to_string()],
         baseline: None,
     });
+}
+
+/// Rule 13c: CHAS, an assignment of a string, and CHCM, a compare of strings, each with
+/// lengths known only at run time (LC = 8 from the support code: a word, as text processing
+/// moves and compares them): `SCTk = SCB(1:LC)` (memmove of 8 characters and memset of the 8
+/// left blank) and `LCMk = SCA(1:LC) .EQ. SCB(1:LC)` (`_gfortran_compare_string` over 8 equal
+/// characters). The targets are in COMMON, so an optimizer keeps every call.
+fn character_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let word = |name: &str| {
+        rules::substring(
+            v(&Operand::local(name, Type::Character).with_length(16)),
+            Some(Expr::int(1)),
+            Some(v(&Operand::local("LC", Type::Integer))),
+        )
+    };
+    let statements = 4;
+    let targets = |prefix: &str| {
+        (1..=statements)
+            .map(|k| format!("{prefix}{k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (moves, compares): (Vec<_>, Vec<_>) = (1..=statements)
+        .map(|k| {
+            let target = Operand::global(&format!("SCT{k}"), Type::Character).with_length(16);
+            let moved = BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!("SCT{k} = SCB(1:LC)"),
+                }],
+                counts: rules::count_assignment(&v(&target), &word("SCB")),
+            };
+            let flag = Operand::global(&format!("LCM{k}"), Type::Logical);
+            let compare = Expr::compare(RelOp::Eq, word("SCA"), word("SCB"));
+            let compared = BodyStmt {
+                lines: vec![Line {
+                    label: None,
+                    text: format!("LCM{k} = SCA(1:LC) .EQ. SCB(1:LC)"),
+                }],
+                counts: rules::count_assignment(&v(&flag), &compare),
+            };
+            (moved, compared)
+        })
+        .unzip();
+    let inits = || {
+        vec![
+            ("LC".into(), "IVAL(8)".into()),
+            ("SCA".into(), "'CONCATENATION'".into()),
+            ("SCB".into(), "'CONCATENATE'".into()),
+        ]
+    };
+    let locals = |common: &str, declaration: String| {
+        vec![
+            "CHARACTER*16 SCA, SCB".into(),
+            "INTEGER LC".into(),
+            declaration,
+            common.into(),
+        ]
+    };
+    let mut moving = exp(
+        Param::CHAS.to_string(),
+        "SCTk = SCB(1:LC), LC = 8 at run time, SCTk CHARACTER*16 in COMMON",
+        inits(),
+        moves,
+    );
+    let names = targets("SCT");
+    moving.locals = locals(
+        &format!("COMMON /OPCHAS/ {names}"),
+        format!("CHARACTER*16 {names}"),
+    );
+    let mut comparing = exp(
+        Param::CHCM.to_string(),
+        "LCMk = SCA(1:LC) .EQ. SCB(1:LC), LC = 8 at run time, equal words",
+        inits(),
+        compares,
+    );
+    let names = targets("LCM");
+    comparing.locals = locals(
+        &format!("COMMON /OPCHCM/ {names}"),
+        format!("LOGICAL {names}"),
+    );
+    for (e, p) in [(moving, Param::CHAS), (comparing, Param::CHCM)] {
+        exps.push(e);
+        groups.push(Group {
+            unknowns: vec![p],
+            experiments: vec![p.to_string()],
+            baseline: None,
+        });
+    }
 }
 
 /// Length of SCNM's text (rule 23b): a predictor learns a random sequence of partial

@@ -103,6 +103,12 @@ pub enum Operation {
     /// 13b): gfortran allocates its result on the heap, calls `_gfortran_concat_string` and
     /// frees it once the statement has moved the result where it goes.
     Concatenation,
+    /// A character assignment of strings (rule 13c): gfortran calls memmove, and memset to
+    /// pad with blanks where the value is shorter than the target.
+    CharacterMove,
+    /// A compare of character strings (rule 13c): gfortran calls memcmp (equal lengths it
+    /// knows) or `_gfortran_compare_string`.
+    CharacterCompare,
     /// A REAL or DOUBLE PRECISION function's result on its way back to the reference, on a
     /// chain (rule 14b): at -O0 gfortran returns it through the callee's frame and moves it
     /// between the floating-point and integer registers.
@@ -195,6 +201,8 @@ impl Operation {
             Operation::IndexScan => "INDEX, one position scanned",
             Operation::IndexMiss => "INDEX, first-character compare mispredicted",
             Operation::Concatenation => "character concatenation (//) and its temporary",
+            Operation::CharacterMove => "character assignment of a string (memmove)",
+            Operation::CharacterCompare => "character compare of strings (memcmp)",
             Operation::FunctionResult => "function result returned",
             Operation::QuadrantMiss => "sine or cosine quadrant branch mispredicted",
             Operation::SineReduction => "sine or cosine argument reduced (beyond 2.43)",
@@ -473,6 +481,8 @@ catalogue! {
     QRND = 141, 13, Round, Real, Double, Local, false;
     SCNM = 142, 11, IndexMiss, None, None, None, false;
     CHCC = 143, 11, Concatenation, None, None, None, false;
+    CHAS = 144, 11, CharacterMove, None, None, None, false;
+    CHCM = 145, 11, CharacterCompare, None, None, None, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -612,6 +622,7 @@ impl Param {
             INDX | SCAN => "rule 23",
             SCNM => "rule 23b",
             CHCC => "rule 13b",
+            CHAS | CHCM => "rule 13c",
             QFRS | QFRD => "rule 14b",
             BMSN => "rule 24",
             SRDD => "rule 24b",
@@ -746,10 +757,10 @@ mod tests {
         // variable's link of rule 27, MIN and MAX on a chain (rule 14e), an integer element
         // on a chain (rule 14f), a double sine's argument reduction (rule 24b), rounding's
         // four (rule 32), INDEX's mispredicted compares (rule 23b), a concatenation (rule
-        // 13b).
+        // 13b), a string's move and compare (rule 13c).
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1 + 4 + 1 + 1
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1 + 4 + 1 + 1 + 2
         );
     }
 

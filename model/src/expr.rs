@@ -72,6 +72,11 @@ pub struct Operand {
     /// A local or COMMON array larger than [`crate::rules::LARGE_ARRAY_BYTES`] (rule 18).
     #[serde(default)]
     pub large: bool,
+    /// Characters of a CHARACTER datum whose length the compiler knows (`CHARACTER*8`;
+    /// None for `CHARACTER*(*)` and other types): rule 13c tells single characters, which
+    /// gfortran handles inline, from strings, which it hands to the library.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<u32>,
 }
 
 impl Operand {
@@ -82,6 +87,7 @@ impl Operand {
             global: false,
             dummy: false,
             large: false,
+            length: None,
         }
     }
     pub fn global(name: &str, ty: Type) -> Self {
@@ -91,6 +97,7 @@ impl Operand {
             global: true,
             dummy: false,
             large: false,
+            length: None,
         }
     }
     pub fn dummy(name: &str, ty: Type) -> Self {
@@ -100,6 +107,14 @@ impl Operand {
             global: false,
             dummy: true,
             large: false,
+            length: None,
+        }
+    }
+    /// The same CHARACTER datum, `length` characters long (rule 13c).
+    pub fn with_length(self, length: u32) -> Self {
+        Operand {
+            length: Some(length),
+            ..self
         }
     }
     /// The same array, marked larger than [`crate::rules::LARGE_ARRAY_BYTES`] (rule 18).

@@ -40,6 +40,8 @@ pub enum IntrinsicRule {
     /// INDEX: a call of the library's string search (INDX) and the positions it scans
     /// (SCAN, counted by the counting run; rule 23).
     StringSearch,
+    /// LGE, LGT, LLE, LLT: a call of the library's string compare (CHCM, rule 13c).
+    StringCompare,
     /// A type conversion (rule 25): one CNVT when the argument is an integer, REAL or DOUBLE
     /// PRECISION value of another type than the result, free for one of the result's type; of
     /// a complex argument, its real part as such (rule 13a: `DBLE(Z)` of a DOUBLE COMPLEX Z
@@ -223,18 +225,36 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
     unch("ZSIN", Fixed(Type::DoubleComplex)),
     unch("CDCOS", Fixed(Type::DoubleComplex)),
     unch("ZCOS", Fixed(Type::DoubleComplex)),
-    unch("ICHAR", Fixed(Type::Integer)),
-    unch("CHAR", Fixed(Type::Character)),
-    unch("LEN", Fixed(Type::Integer)),
+    // Rule 13c: a character's code is its byte, loaded where the argument is read; CHAR's
+    // byte is what its store keeps; a length is a constant or the hidden argument's value.
+    free("ICHAR", Fixed(Type::Integer)),
+    free("CHAR", Fixed(Type::Character)),
+    free("LEN", Fixed(Type::Integer)),
     IntrinsicDef {
         name: "INDEX",
         result: Fixed(Type::Integer),
         rule: StringSearch,
     },
-    unch("LGE", Fixed(Type::Logical)),
-    unch("LGT", Fixed(Type::Logical)),
-    unch("LLE", Fixed(Type::Logical)),
-    unch("LLT", Fixed(Type::Logical)),
+    IntrinsicDef {
+        name: "LGE",
+        result: Fixed(Type::Logical),
+        rule: StringCompare,
+    },
+    IntrinsicDef {
+        name: "LGT",
+        result: Fixed(Type::Logical),
+        rule: StringCompare,
+    },
+    IntrinsicDef {
+        name: "LLE",
+        result: Fixed(Type::Logical),
+        rule: StringCompare,
+    },
+    IntrinsicDef {
+        name: "LLT",
+        result: Fixed(Type::Logical),
+        rule: StringCompare,
+    },
 ];
 
 /// The definition of an intrinsic by name (case-insensitive).

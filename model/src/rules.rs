@@ -60,8 +60,14 @@
 //!     CONJG, powers and functions of a complex stay uncharacterized.
 //!     13b. A concatenation (`//`) is one CHCC: gfortran builds its result in a heap
 //!     temporary (malloc, `_gfortran_concat_string`, free) and the statement moves it on; CHCC
-//!     is measured on substrings of a length known only at run time. Other character
-//!     operations (assignments, compares, substrings) stay uncharacterized.
+//!     is measured on substrings of a length known only at run time.
+//!     13c. Other character operations by their lengths ([`character_length`]): gfortran
+//!     handles single characters inline and strings in the library. A compare of two single
+//!     characters is an integer compare (bytes), of strings one CHCM (memcmp or
+//!     `_gfortran_compare_string`; LGE, LGT, LLE, LLT too); an assignment of one character to
+//!     one a byte moved as an integer is (TIS…, SIS…), of a string one CHAS (memmove, memset
+//!     to pad); a substring's address with a bound known only at run time an ARR1; a
+//!     character argument an address (AGIS); ICHAR, CHAR and LEN nothing.
 //! 14. Dependency latency (opcost's refinement, region 13; not in Saavedra-Barrera): when a statement
 //!     reads a scalar that an earlier statement of the same loop wrote, the reader waits. The
 //!     wait along one assignment, from an operand `v` to the target, is one QT… (the stored
@@ -359,7 +365,8 @@ pub fn argument_param(t: Type) -> Option<Param> {
         // An address like any other (rule 13a).
         Type::Complex => Some(Param::AGRS),
         Type::DoubleComplex => Some(Param::AGRD),
-        Type::Character => None,
+        // Rule 13c: an address too, its length passed by value beside it.
+        Type::Character => Some(Param::AGIS),
     }
 }
 
@@ -432,6 +439,9 @@ fn expr_into(e: &Expr, in_subscript: bool, c: &mut OpCounts) {
         Expr::Constant { .. } => {}
         Expr::Variable(o) => dummy_into(o, c),
         Expr::Element { array, subscripts } => element_into(array, subscripts, c),
+        Expr::Opaque { kind, parts, .. } if kind == SUBSTRING && parts.len() == 3 => {
+            substring_into(parts, c)
+        }
         Expr::Opaque { kind, parts, .. } => {
             c.add_uncharacterized(kind, 1);
             for p in parts {
@@ -474,12 +484,14 @@ fn expr_into(e: &Expr, in_subscript: bool, c: &mut OpCounts) {
             expr_into(lhs, in_subscript, c);
             expr_into(rhs, in_subscript, c);
             let global = is_global_leaf(lhs) || is_global_leaf(rhs);
-            add_op(
-                c,
-                Operation::Compare,
-                Type::promote(lhs.ty(), rhs.ty()),
-                global,
-            );
+            match Type::promote(lhs.ty(), rhs.ty()) {
+                Type::Character if !(one_character(lhs) && one_character(rhs)) => {
+                    c.add(Param::CHCM, 1)
+                }
+                // Rule 13c: two single characters are compared as bytes, inline.
+                Type::Character => add_op(c, Operation::Compare, Type::Integer, global),
+                t => add_op(c, Operation::Compare, t, global),
+            }
         }
         Expr::Logic { lhs, rhs, .. } => {
             expr_into(lhs, in_subscript, c);
@@ -577,6 +589,7 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
                 add_op(c, op, t, global);
             }
         }
+        Some(IntrinsicRule::StringCompare) => c.add(Param::CHCM, 1),
         Some(IntrinsicRule::StringSearch) => {
             c.add(Param::INDX, 1);
             c.add_uncharacterized(INDEX_SCAN, 1);
@@ -658,6 +671,10 @@ pub fn count_assignment(target: &Expr, value: &Expr) -> OpCounts {
     }
     let t = target.ty();
     let target_global = is_global_leaf(target);
+    if t == Type::Character {
+        character_assignment_into(target, value, target_global, &mut c);
+        return c;
+    }
     let plain = matches!(
         value.unparen(),
         Expr::Constant { .. } | Expr::Variable(_) | Expr::Element { .. }
@@ -679,6 +696,114 @@ pub fn count_assignment(target: &Expr, value: &Expr) -> OpCounts {
         }
     }
     c
+}
+
+/// Rule 13c: the kind of the [`Expr::Opaque`] that is a substring `base(first:last)`, its
+/// parts `[base, first, last]` (an omitted `first` is 1, an omitted `last` `LEN(base)`).
+pub const SUBSTRING: &str = "character substring";
+
+/// `base(first:last)` as the vocabulary holds it ([`SUBSTRING`]).
+pub fn substring(base: Expr, first: Option<Expr>, last: Option<Expr>) -> Expr {
+    let first = first.unwrap_or_else(|| Expr::int(1));
+    let last = last.unwrap_or_else(|| Expr::intrinsic("LEN", vec![base.clone()]));
+    Expr::Opaque {
+        kind: SUBSTRING.into(),
+        ty: Type::Character,
+        parts: vec![base, first, last],
+    }
+}
+
+/// Rule 13c: the characters of a character value when the compiler knows them: a literal's,
+/// a `CHARACTER*n` datum's, a substring's whose bounds are the same expression (one) or
+/// constants, CHAR's (one), a concatenation's of known parts. None otherwise.
+pub fn character_length(e: &Expr) -> Option<u64> {
+    match e.unparen() {
+        Expr::Constant {
+            text,
+            ty: Type::Character,
+        } => literal_length(text),
+        Expr::Variable(o) | Expr::Element { array: o, .. } => o.length.map(u64::from),
+        Expr::Opaque { kind, parts, .. } if kind == SUBSTRING => match parts.as_slice() {
+            [_, first, last] if first == last => Some(1),
+            [_, first, last] => {
+                let (first, last) = (integer_literal(first)?, integer_literal(last)?);
+                u64::try_from(last - first + 1).ok().filter(|&n| n > 0)
+            }
+            _ => None,
+        },
+        Expr::Intrinsic { name, .. } if name.eq_ignore_ascii_case("CHAR") => Some(1),
+        Expr::Arith {
+            op: ArithOp::Concat,
+            lhs,
+            rhs,
+        } => Some(character_length(lhs)? + character_length(rhs)?),
+        _ => None,
+    }
+}
+
+/// Whether `e` is one character whose length the compiler knows (rule 13c).
+fn one_character(e: &Expr) -> bool {
+    character_length(e) == Some(1)
+}
+
+/// The characters of a character literal's text (`'IT''S'` has four).
+fn literal_length(text: &str) -> Option<u64> {
+    let quote = text.chars().next().filter(|&q| q == '\'' || q == '"')?;
+    let inner = text.strip_prefix(quote)?.strip_suffix(quote)?;
+    let doubled = format!("{quote}{quote}");
+    Some(inner.replace(&doubled, "x").chars().count() as u64)
+}
+
+/// The value of an integer literal (a PARAMETER name is not one).
+fn integer_literal(e: &Expr) -> Option<i64> {
+    match e.unparen() {
+        Expr::Constant {
+            text,
+            ty: Type::Integer,
+        } => text.parse().ok(),
+        _ => None,
+    }
+}
+
+/// Rule 13c: a substring's address, `base + first - 1`, is computed as a one-dimensional
+/// element's is (ARR1), unless both bounds are constants (folded); its length, `last - first
+/// + 1`, goes in the same instructions.
+fn substring_into(parts: &[Expr], c: &mut OpCounts) {
+    expr_into(&parts[0], false, c);
+    for bound in &parts[1..] {
+        expr_into(bound, true, c);
+    }
+    if !parts[1..].iter().all(Expr::is_constant) {
+        c.add(Param::ARR1, 1);
+    }
+}
+
+/// Rule 13c: `target = value` for a character target. One character into one character is a
+/// byte loaded and stored, as an integer is moved; a concatenation's move is part of its
+/// CHCC (rule 13b); any other is a CHAS (memmove, and memset to pad).
+fn character_assignment_into(target: &Expr, value: &Expr, target_global: bool, c: &mut OpCounts) {
+    expr_into(value, false, c);
+    let global = target_global || is_global_leaf(value);
+    if one_character(target) && one_character(value) {
+        let moved = matches!(
+            value.unparen(),
+            Expr::Constant { .. } | Expr::Variable(_) | Expr::Element { .. } | Expr::Opaque { .. }
+        );
+        let op = if moved {
+            Operation::MemoryTransfer
+        } else {
+            Operation::Store
+        };
+        add_op(c, op, Type::Integer, global);
+    } else if !matches!(
+        value.unparen(),
+        Expr::Arith {
+            op: ArithOp::Concat,
+            ..
+        }
+    ) {
+        c.add(Param::CHAS, 1);
+    }
 }
 
 /// Rule 7: an IF, ELSE IF or DO WHILE condition.
@@ -1126,6 +1251,8 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         | Operation::IndexScan
         | Operation::IndexMiss
         | Operation::Concatenation
+        | Operation::CharacterMove
+        | Operation::CharacterCompare
         | Operation::ProcedureCall
         | Operation::ConstantStoreLarge => LoopCharge::Event,
         _ => LoopCharge::Issued,
@@ -2412,8 +2539,8 @@ mod tests {
 
     #[test]
     fn a_concatenation_is_one_chcc() {
-        // Rule 13b: the heap temporary's call, whatever the operands; the other character
-        // operations stay uncharacterized.
+        // Rule 13b: the heap temporary's call, whatever the operands, and the move of its
+        // result (no CHAS, rule 13c).
         let a = Expr::var(&Operand::local("A", Type::Character));
         let b = Expr::var(&Operand::local("B", Type::Character));
         let joined = Expr::arith(ArithOp::Concat, a.clone(), b);
@@ -2424,7 +2551,84 @@ mod tests {
         let t = Expr::var(&Operand::local("T", Type::Character));
         let assigned = count_assignment(&t, &Expr::arith(ArithOp::Concat, a.clone(), a));
         assert_eq!(assigned.get(Param::CHCC), 1);
-        assert_eq!(assigned.uncharacterized["character assignment"], 1);
+        assert_eq!(assigned.get(Param::CHAS), 0);
+        assert!(assigned.uncharacterized.is_empty());
+    }
+
+    fn text(name: &str, length: Option<u32>) -> Expr {
+        let o = Operand::local(name, Type::Character);
+        Expr::var(&length.map_or(o.clone(), |n| o.with_length(n)))
+    }
+
+    fn literal(text: &str) -> Expr {
+        Expr::Constant {
+            text: text.into(),
+            ty: Type::Character,
+        }
+    }
+
+    #[test]
+    fn a_characters_length_is_known_from_its_declaration_bounds_or_literal() {
+        let i = Expr::var(&Operand::local("I", Type::Integer));
+        let j = Expr::var(&Operand::local("J", Type::Integer));
+        let s = || text("S", Some(80));
+        assert_eq!(character_length(&s()), Some(80));
+        assert_eq!(character_length(&text("S", None)), None);
+        assert_eq!(character_length(&literal("'IT''S'")), Some(4));
+        assert_eq!(character_length(&literal("\"A\"")), Some(1));
+        let one = substring(s(), Some(i.clone()), Some(i.clone()));
+        assert_eq!(character_length(&one), Some(1));
+        assert_eq!(character_length(&substring(s(), Some(i), Some(j))), None);
+        assert_eq!(
+            character_length(&substring(s(), Some(Expr::int(3)), Some(Expr::int(10)))),
+            Some(8)
+        );
+        assert_eq!(character_length(&substring(s(), None, None)), None);
+        let code = Expr::intrinsic("CHAR", vec![Expr::int(65)]);
+        assert_eq!(character_length(&code), Some(1));
+        let joined = Expr::arith(ArithOp::Concat, code, literal("'AB'"));
+        assert_eq!(character_length(&joined), Some(3));
+    }
+
+    #[test]
+    fn single_characters_are_bytes_and_strings_are_library_calls() {
+        // Rule 13c: gfortran -O0 compares and moves one character inline (cmpb, movzbl) and
+        // calls memcmp, _gfortran_compare_string, memmove and memset for strings.
+        let i = Expr::var(&Operand::local("I", Type::Integer));
+        let line = || text("L", Some(80));
+        let at_i = || substring(line(), Some(i.clone()), Some(i.clone()));
+        let c = count_expr(&Expr::compare(RelOp::Eq, at_i(), literal("'A'")));
+        assert_eq!(c.get(Param::CISL), 1);
+        assert_eq!(c.get(Param::ARR1), 1);
+        assert_eq!(c.get(Param::CHCM), 0);
+        assert!(c.uncharacterized.is_empty(), "{:?}", c.uncharacterized);
+        let word = || text("W", Some(16));
+        let c = count_expr(&Expr::compare(RelOp::Ne, word(), literal("'END'")));
+        assert_eq!((c.get(Param::CHCM), c.get(Param::CISL)), (1, 0));
+        let c = count_expr(&Expr::intrinsic("LLT", vec![word(), word()]));
+        assert_eq!(c.get(Param::CHCM), 1);
+        assert!(c.uncharacterized.is_empty(), "{:?}", c.uncharacterized);
+        // One character into one: a byte moved as an integer is; a string: CHAS.
+        let c = count_assignment(&text("C", Some(1)), &at_i());
+        assert_eq!((c.get(Param::TISL), c.get(Param::CHAS)), (1, 0));
+        let c = count_assignment(&at_i(), &Expr::intrinsic("CHAR", vec![i.clone()]));
+        assert_eq!((c.get(Param::SISL), c.get(Param::CHAS)), (1, 0));
+        let c = count_assignment(&word(), &substring(line(), Some(i.clone()), None));
+        assert_eq!((c.get(Param::CHAS), c.get(Param::ARR1)), (1, 1));
+        assert!(c.uncharacterized.is_empty(), "{:?}", c.uncharacterized);
+        // A substring with constant bounds has its address folded.
+        let fixed = substring(line(), Some(Expr::int(1)), Some(Expr::int(8)));
+        let c = count_assignment(&word(), &fixed);
+        assert_eq!((c.get(Param::CHAS), c.get(Param::ARR1)), (1, 0));
+        // ICHAR is the byte its argument loads; a character argument an address.
+        let c = count_expr(&Expr::intrinsic("ICHAR", vec![at_i()]));
+        assert_eq!(c.get(Param::ARR1), 1);
+        assert_eq!(c.total_characterized(), 1, "{c:?}");
+        assert!(c.uncharacterized.is_empty(), "{c:?}");
+        assert_eq!(argument_param(Type::Character), Some(Param::AGIS));
+        for p in [Param::CHAS, Param::CHCM] {
+            assert_eq!(loop_charge(p.def().operation), LoopCharge::Event);
+        }
     }
 
     #[test]
