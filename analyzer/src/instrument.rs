@@ -406,37 +406,30 @@ impl Rewriter {
 
 /// The line with its label field blanked (lines are in standard columns: `source::untab`).
 /// ELSE IFs whose tests can get statements before them ([`Rewriter::insert_before_test`]),
-/// with the END IF of their construct: those whose `ELSE` is on their first line, in units
-/// whose every statement was parsed (so the constructs can be matched).
+/// with the END IF of their construct ([`else_if_end`]).
 pub fn split_else_ifs(prog: &Program) -> HashMap<usize, usize> {
-    let mut ends = HashMap::new();
-    'units: for unit in &prog.units {
-        let mut open: Vec<Vec<usize>> = Vec::new();
-        let mut found = Vec::new();
-        for s in unit.first..unit.end {
-            match &prog.stmts[s].stmt {
-                None => continue 'units,
-                Some(Stmt::BlockIf(_)) => open.push(Vec::new()),
-                Some(Stmt::ElseIf(_)) => match open.last_mut() {
-                    Some(top) => top.push(s),
-                    None => continue 'units,
-                },
-                Some(Stmt::EndIf) => match open.pop() {
-                    Some(top) => found.extend(top.into_iter().map(|e| (e, s))),
-                    None => continue 'units,
-                },
-                Some(_) => {}
-            }
-        }
-        if open.is_empty() {
-            ends.extend(
-                found
-                    .into_iter()
-                    .filter(|&(e, _)| else_columns(prog, e).is_some()),
-            );
+    (0..prog.stmts.len())
+        .filter(|&s| matches!(prog.stmts[s].stmt, Some(Stmt::ElseIf(_))))
+        .filter_map(|s| Some((s, else_if_end(prog, s)?)))
+        .collect()
+}
+
+/// The END IF of ELSE IF `s`'s construct when the counted copy can split `s`: its `ELSE` is on
+/// its first line, and every statement from it to that END IF was parsed (so the nesting can
+/// be followed).
+pub fn else_if_end(prog: &Program, s: usize) -> Option<usize> {
+    else_columns(prog, s)?;
+    let unit = &prog.units[prog.stmts[s].unit];
+    let mut depth = 0usize;
+    for t in s + 1..unit.end {
+        match prog.stmts[t].stmt.as_ref()? {
+            Stmt::BlockIf(_) => depth += 1,
+            Stmt::EndIf if depth == 0 => return Some(t),
+            Stmt::EndIf => depth -= 1,
+            _ => {}
         }
     }
-    ends
+    None
 }
 
 /// The bytes of ELSE IF `s`'s first line that hold its `ELSE`, if all four are there.
@@ -712,7 +705,7 @@ fn insert_watches<'p, T>(
     for (j, &(s, slot)) in slots.iter().enumerate() {
         let counter = format!("{counters}({})", slot + 1);
         if let Some(w) = watch(prog, s) {
-            rw.insert_before(s, &render(&w.before, &counter, j));
+            rw.insert_before_test(prog, s, &render(&w.before, &counter, j));
             rw.insert_in_consequent(s, &render(&w.consequent, &counter, j));
             units.insert(prog.stmts[s].unit);
         }

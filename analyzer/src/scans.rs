@@ -115,7 +115,8 @@ pub type ScanWatch<'a> = Watch<(&'a str, &'a str)>;
 /// the counting rules counted `counted`; None when they cannot all be watched: a reference
 /// the rules did not count as the intrinsic (an array or function of the program by that
 /// name), a function of the program in the statement (the copy evaluates the arguments
-/// twice), or a statement other than an assignment, block IF or logical IF.
+/// twice), or a statement other than an assignment, block IF, logical IF or ELSE IF that the
+/// counted copy can split.
 pub(crate) fn watch<'a, T>(
     prog: &'a Program,
     s: usize,
@@ -137,6 +138,11 @@ pub(crate) fn watch<'a, T>(
         Stmt::LogicalIf(_, _, at) => Some(Watch {
             before: arguments(&text[..*at])?,
             consequent: arguments(&text[*at..])?,
+        }),
+        // Counted after the ELSE the counted copy splits off it (rule 15's split).
+        Stmt::ElseIf(_) if crate::instrument::else_if_end(prog, s).is_some() => Some(Watch {
+            before: all,
+            consequent: Vec::new(),
         }),
         _ => None,
     }

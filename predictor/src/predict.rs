@@ -1038,10 +1038,9 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
     if !total.missing.is_empty() {
         let names: Vec<String> = total.missing.iter().map(|p| p.to_string()).collect();
         warnings.push(format!(
-            "the machine file has no value for {} ({:.1} % of the operations): they count as zero; characterize them with `opcost characterize --only {}`",
+            "the machine file has no value for {} ({:.1} % of the operations): they count as zero; `opcost characterize --resume <the machine file>` measures what it lacks and keeps the rest",
             names.join(", "),
             100.0 * total.missing_fraction,
-            names.join(",")
         ));
     }
     if !machine.complete {
