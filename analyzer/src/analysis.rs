@@ -281,8 +281,13 @@ impl<'a> Lower<'a> {
         hi: &Option<Box<SExpr>>,
     ) -> Expr {
         let base = self.expr(base);
-        let first = lo.as_ref().map(|e| self.expr(e));
-        let last = hi.as_ref().map(|e| self.expr(e));
+        self.substring_of(base, lo.as_deref(), hi.as_deref())
+    }
+
+    /// `base(lo:hi)` with its bounds lowered (rule 13c's shape).
+    fn substring_of(&mut self, base: Expr, lo: Option<&SExpr>, hi: Option<&SExpr>) -> Expr {
+        let first = lo.map(|e| self.expr(e));
+        let last = hi.map(|e| self.expr(e));
         model::rules::substring(base, first, last)
     }
 
@@ -355,9 +360,7 @@ impl<'a> Lower<'a> {
         let is_range = args.iter().any(|a| matches!(a, Arg::Range(..)));
         if let [Arg::Range(lo, hi)] = args {
             let base = Expr::Variable(self.operand(n));
-            let first = lo.as_ref().map(|e| self.expr(e));
-            let last = hi.as_ref().map(|e| self.expr(e));
-            return model::rules::substring(base, first, last);
+            return self.substring_of(base, lo.as_ref(), hi.as_ref());
         }
         if is_range {
             // Not one substring: its bounds are its parts (not a substring each).

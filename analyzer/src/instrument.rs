@@ -154,15 +154,21 @@ impl Rewriter {
         add_edit(&mut self.fall_in, s, stmts);
     }
     /// Statements run just before IF statement `s` evaluates its condition: before a logical
-    /// or block IF; an ELSE IF that [`split_else_ifs`] can split becomes `ELSE`, the
-    /// statements and a block IF with its condition, which an extra END IF at the construct's
-    /// END IF closes (before it, they would end the block above, which runs only when that
-    /// block's condition held).
+    /// or block IF; an ELSE IF becomes `ELSE`, the statements and a block IF with its
+    /// condition, which an extra END IF at the construct's END IF closes (before it, they
+    /// would end the block above, which runs only when that block's condition held). Nothing
+    /// for an ELSE IF that [`else_if_end`] cannot split: callers watch only those it can.
     pub fn insert_before_test(&mut self, prog: &Program, s: usize, stmts: &[String]) {
-        match prog.stmts[s].stmt {
-            Some(Stmt::ElseIf(_)) => add_edit(&mut self.before_test, s, stmts),
-            _ => self.insert_before(s, stmts),
+        if !matches!(prog.stmts[s].stmt, Some(Stmt::ElseIf(_))) {
+            return self.insert_before(s, stmts);
         }
+        let Some(end) = else_if_end(prog, s).filter(|_| !stmts.is_empty()) else {
+            return;
+        };
+        if !self.before_test.contains_key(&s) {
+            *self.extra_end_ifs.entry(end).or_default() += 1;
+        }
+        add_edit(&mut self.before_test, s, stmts);
     }
     /// Statements right after `s` (which must fall through: DO, IF...THEN, ELSE, ...).
     pub fn insert_after(&mut self, s: usize, stmts: &[String]) {
@@ -230,13 +236,6 @@ impl Rewriter {
     /// Write the edited source files: (original path, new text) per file.
     pub fn render(mut self, prog: &Program) -> Vec<(String, String)> {
         self.plan_do_relabels(prog);
-        let splits = split_else_ifs(prog);
-        for s in self.before_test.keys() {
-            if let Some(&end) = splits.get(s) {
-                *self.extra_end_ifs.entry(end).or_default() += 1;
-            }
-        }
-        self.before_test.retain(|s, _| splits.contains_key(s));
         let mut decl_before: HashMap<usize, Vec<String>> = HashMap::new();
         for (u, lines) in &self.declarations {
             decl_before
@@ -404,19 +403,9 @@ impl Rewriter {
     }
 }
 
-/// The line with its label field blanked (lines are in standard columns: `source::untab`).
-/// ELSE IFs whose tests can get statements before them ([`Rewriter::insert_before_test`]),
-/// with the END IF of their construct ([`else_if_end`]).
-pub fn split_else_ifs(prog: &Program) -> HashMap<usize, usize> {
-    (0..prog.stmts.len())
-        .filter(|&s| matches!(prog.stmts[s].stmt, Some(Stmt::ElseIf(_))))
-        .filter_map(|s| Some((s, else_if_end(prog, s)?)))
-        .collect()
-}
-
-/// The END IF of ELSE IF `s`'s construct when the counted copy can split `s`: its `ELSE` is on
-/// its first line, and every statement from it to that END IF was parsed (so the nesting can
-/// be followed).
+/// The END IF of ELSE IF `s`'s construct when the counted copy can split `s`
+/// ([`Rewriter::insert_before_test`]): its `ELSE` is on its first line, and every statement
+/// from it to that END IF was parsed (so the nesting can be followed).
 pub fn else_if_end(prog: &Program, s: usize) -> Option<usize> {
     else_columns(prog, s)?;
     let unit = &prog.units[prog.stmts[s].unit];
@@ -461,6 +450,7 @@ fn blank_else(line: &str, prog: &Program, s: usize) -> String {
     String::from_utf8(bytes).unwrap_or_else(|_| line.to_string())
 }
 
+/// The line with its label field blanked (lines are in standard columns: `source::untab`).
 fn strip_label(line: &str) -> String {
     let n = 5.min(line.len());
     if !line.is_char_boundary(n) {
@@ -579,15 +569,14 @@ pub const TAGGED_WAYS: usize = 8;
 /// overpredicted smith's bubble sort by 2x.)
 pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
     let base = prog.probes.len();
-    let else_ifs = split_else_ifs(prog);
     prog.stmts
         .iter()
         .enumerate()
-        .filter(|(s, st)| {
+        .filter(|&(s, st)| {
             st.data_dependent()
                 && match st.stmt {
                     Some(Stmt::LogicalIf(..)) | Some(Stmt::BlockIf(_)) => true,
-                    Some(Stmt::ElseIf(_)) => else_ifs.contains_key(s),
+                    Some(Stmt::ElseIf(_)) => else_if_end(prog, s).is_some(),
                     _ => false,
                 }
         })

@@ -1525,12 +1525,6 @@ fn character_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
         )
     };
     let statements = 4;
-    let targets = |prefix: &str| {
-        (1..=statements)
-            .map(|k| format!("{prefix}{k}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let (moves, compares): (Vec<_>, Vec<_>) = (1..=statements)
         .map(|k| {
             let target = Operand::global(&format!("SCT{k}"), Type::Character).with_length(16);
@@ -1553,44 +1547,41 @@ fn character_experiments(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
             (moved, compared)
         })
         .unzip();
-    let inits = || {
-        vec![
+    // (parameter, purpose, body, its targets' prefix, type and COMMON block)
+    for (p, purpose, body, prefix, ty, common) in [
+        (
+            Param::CHAS,
+            "SCTk = SCB(1:LC), LC = 8 at run time, SCTk CHARACTER*16 in COMMON",
+            moves,
+            "SCT",
+            "CHARACTER*16",
+            "OPCHAS",
+        ),
+        (
+            Param::CHCM,
+            "LCMk = SCA(1:LC) .EQ. SCB(1:LC), LC = 8 at run time, equal words",
+            compares,
+            "LCM",
+            "LOGICAL",
+            "OPCHCM",
+        ),
+    ] {
+        let inits = vec![
             ("LC".into(), "IVAL(8)".into()),
             ("SCA".into(), "'CONCATENATION'".into()),
             ("SCB".into(), "'CONCATENATE'".into()),
-        ]
-    };
-    let locals = |common: &str, declaration: String| {
-        vec![
+        ];
+        let names = (1..=statements)
+            .map(|k| format!("{prefix}{k}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut e = exp(p.to_string(), purpose, inits, body);
+        e.locals = vec![
             "CHARACTER*16 SCA, SCB".into(),
             "INTEGER LC".into(),
-            declaration,
-            common.into(),
-        ]
-    };
-    let mut moving = exp(
-        Param::CHAS.to_string(),
-        "SCTk = SCB(1:LC), LC = 8 at run time, SCTk CHARACTER*16 in COMMON",
-        inits(),
-        moves,
-    );
-    let names = targets("SCT");
-    moving.locals = locals(
-        &format!("COMMON /OPCHAS/ {names}"),
-        format!("CHARACTER*16 {names}"),
-    );
-    let mut comparing = exp(
-        Param::CHCM.to_string(),
-        "LCMk = SCA(1:LC) .EQ. SCB(1:LC), LC = 8 at run time, equal words",
-        inits(),
-        compares,
-    );
-    let names = targets("LCM");
-    comparing.locals = locals(
-        &format!("COMMON /OPCHCM/ {names}"),
-        format!("LOGICAL {names}"),
-    );
-    for (e, p) in [(moving, Param::CHAS), (comparing, Param::CHCM)] {
+            format!("{ty} {names}"),
+            format!("COMMON /{common}/ {names}"),
+        ];
         exps.push(e);
         groups.push(Group {
             unknowns: vec![p],

@@ -104,6 +104,13 @@ const fn free(name: &'static str, result: ResultType) -> IntrinsicDef {
         rule: Free,
     }
 }
+const fn string_compare(name: &'static str) -> IntrinsicDef {
+    IntrinsicDef {
+        name,
+        result: Fixed(Type::Logical),
+        rule: StringCompare,
+    }
+}
 const fn unch(name: &'static str, result: ResultType) -> IntrinsicDef {
     IntrinsicDef {
         name,
@@ -235,26 +242,10 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
         result: Fixed(Type::Integer),
         rule: StringSearch,
     },
-    IntrinsicDef {
-        name: "LGE",
-        result: Fixed(Type::Logical),
-        rule: StringCompare,
-    },
-    IntrinsicDef {
-        name: "LGT",
-        result: Fixed(Type::Logical),
-        rule: StringCompare,
-    },
-    IntrinsicDef {
-        name: "LLE",
-        result: Fixed(Type::Logical),
-        rule: StringCompare,
-    },
-    IntrinsicDef {
-        name: "LLT",
-        result: Fixed(Type::Logical),
-        rule: StringCompare,
-    },
+    string_compare("LGE"),
+    string_compare("LGT"),
+    string_compare("LLE"),
+    string_compare("LLT"),
 ];
 
 /// The definition of an intrinsic by name (case-insensitive).
