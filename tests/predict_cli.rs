@@ -820,3 +820,82 @@ fn a_loop_calling_straight_line_code_is_charged_by_its_and_the_callees_instructi
     assert_eq!(calling["bound"], "operations", "{calling}");
     assert!(per_iteration(&calling) < 25.0, "{calling}");
 }
+
+/// `analyze --dynamic --json` writes what predict needs: the simulated branch predictor runs
+/// by default, so the ProgramStats predicts as its source does; without it (`--no-branches`)
+/// the branch misses are guessed and predict says so.
+#[test]
+fn a_programstats_from_analyze_predicts_as_its_source_does() {
+    if !have_gfortran() {
+        eprintln!("skipping: gfortran is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/random_ifs.f"),
+        dir.path().join("random_ifs.f"),
+    )
+    .unwrap();
+    let analyze = |extra: &[&str], out: &str| {
+        common::opcost_cmd()
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["analyze", "--dynamic", "--json", out, "random_ifs.f"])
+            .args(extra)
+            .assert()
+            .success();
+        let stats: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(out)).unwrap()).unwrap();
+        stats["simulated_branches"].clone()
+    };
+    assert_eq!(analyze(&[], "sim.json"), Value::Bool(true));
+    assert_eq!(
+        analyze(&["--no-branches"], "guess.json"),
+        Value::Bool(false)
+    );
+    let predict = |input: &str| {
+        let out = dir.path().join(format!("{input}.prediction.json"));
+        common::opcost_cmd()
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["predict", "--machine"])
+            .arg(quick_machine())
+            .args([input, "--json"])
+            .arg(&out)
+            .assert()
+            .success();
+        serde_json::from_str::<Value>(&std::fs::read_to_string(out).unwrap()).unwrap()
+    };
+    let misses = |p: &Value| -> f64 {
+        p["total"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["mnemonic"] == "BMIS")
+            .map(|r| r["times_executed"].as_f64().unwrap())
+            .sum()
+    };
+    let (source, sim, guess) = (
+        predict("random_ifs.f"),
+        predict("sim.json"),
+        predict("guess.json"),
+    );
+    assert!(misses(&source) > 0.0);
+    assert_eq!(misses(&sim), misses(&source));
+    let (t_source, t_sim) = (
+        source["total"]["time"]["mean_ns"].as_f64().unwrap(),
+        sim["total"]["time"]["mean_ns"].as_f64().unwrap(),
+    );
+    assert!(
+        (t_sim - t_source).abs() <= 1e-9 * t_source,
+        "{t_sim} {t_source}"
+    );
+    assert!(!sim["warnings"].to_string().contains("branch predictor"));
+    // The guess charges these 800 000 IFs differently from the simulation, and says so.
+    assert_ne!(misses(&guess), misses(&source));
+    let warnings = guess["warnings"].to_string();
+    assert!(
+        warnings.contains("--no-branches") && warnings.contains("guessed"),
+        "{warnings}"
+    );
+}

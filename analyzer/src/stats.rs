@@ -260,6 +260,7 @@ pub fn program_stats(
         blocks: block_stats(prog, acc.blocks, dynamic),
         loops,
         program_flags: opts.program_flags.clone(),
+        simulated_branches: dynamic.then_some(opts.simulate_branches),
     })
 }
 

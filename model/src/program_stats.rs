@@ -54,6 +54,12 @@ pub struct ProgramStats {
     /// legacy code (`-fallow-argument-mismatch`), so every later build can reproduce them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub program_flags: Vec<String>,
+    /// Whether the counting run simulated what depends on the data (the branch predictor of
+    /// rule 15, INDEX scans, SIN/COS ranges, adjustable extents): without it the counts lack
+    /// every branch miss, and a prediction from them is short wherever IFs depend on data.
+    /// Absent for a static analysis and in files that predate it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulated_branches: Option<bool>,
 }
 
 /// An innermost loop and the chains it carries from one iteration to the next (rule 14).
@@ -401,6 +407,7 @@ impl ProgramStats {
             blocks: Vec::new(),
             loops: Vec::new(),
             program_flags: Vec::new(),
+            simulated_branches: None,
         }
     }
 

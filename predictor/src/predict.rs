@@ -1004,6 +1004,21 @@ impl Prediction {
     }
 }
 
+/// A dynamic ProgramStats counted without the simulated branch predictor (rule 15) has its
+/// branch misses guessed from each IF's kind, not simulated on the run's data: wherever IFs
+/// depend on the data the estimate can be far off (a word-frequency count came out at a
+/// third of its run time, a learnable pattern of random bits at four times it).
+fn unsimulated_branches_warning(simulated: Option<bool>) -> Option<String> {
+    let what = match simulated {
+        Some(true) => return None,
+        Some(false) => "these counts were taken without the simulated branch predictor (`analyze --no-branches`)",
+        None => "this ProgramStats does not say whether its counting run simulated the branch predictor (it predates that record; `analyze --dynamic` did not before)",
+    };
+    Some(format!(
+        "{what}: its branch misses (BMIS, rule 15) are guessed, not simulated on the run's data, and the estimate can be far off wherever IFs depend on the data; analyze again with `opcost analyze --dynamic --json` (the simulation is its default) or pass the .f file"
+    ))
+}
+
 /// Predict a program's run time on a machine, with per-unit and per-region breakdowns. Loops
 /// are bounded by their instructions' issue time only where `stats` has them (see
 /// [`predict_program`]).
@@ -1022,6 +1037,8 @@ pub fn predict(stats: &ProgramStats, machine: &Characterization) -> Prediction {
         warnings.push(
             "these are static counts (each statement once): the estimate is not a run time; analyze with --dynamic or pass the .f file".to_string(),
         );
+    } else if let Some(w) = unsimulated_branches_warning(stats.simulated_branches) {
+        warnings.push(w);
     }
     if total.uncharacterized_fraction > 0.01 {
         let kinds: Vec<String> = total
@@ -2590,5 +2607,24 @@ mod tests {
         let p = predict_counts("x", &OpCounts::one(Param::GOTO).scaled(100), &m);
         assert_eq!(p.time.mean_ns, 0.0);
         assert!(p.time.std_dev_ns > 0.0);
+    }
+
+    #[test]
+    fn counts_without_the_simulated_predictor_are_flagged() {
+        assert_eq!(unsimulated_branches_warning(Some(true)), None);
+        let off = unsimulated_branches_warning(Some(false)).unwrap();
+        assert!(
+            off.contains("--no-branches") && off.contains("BMIS"),
+            "{off}"
+        );
+        let unknown = unsimulated_branches_warning(None).unwrap();
+        assert!(unknown.contains("predates"), "{unknown}");
+        let mut stats = ProgramStats::of_counts("p", OpCounts::one(Param::AISL));
+        stats.simulated_branches = Some(false);
+        let m = machine(&[(Param::AISL, 1.0, 0.0)]);
+        assert!(predict(&stats, &m)
+            .warnings
+            .iter()
+            .any(|w| w.contains("guessed")));
     }
 }
