@@ -88,9 +88,12 @@ interrupted one's partial file (resume it or remove it). Every file is written a
 observations: on a shared host the other tenants only slow a test down (the minimum of a
 characterization made in a busy hour agreed with one made in a quiet hour to 3.5 % per
 parameter, the mean to 12.7 %), and a busy neighbour puts a cheap test's process in a slow
-state that the minimum over the processes leaves out for every test alike (README,
-refinements 15 and 23; --statistic round-median takes the median over the processes of each
-one's minimum, refinement 20).")]
+state that the minimum over the processes leaves out (README, refinements 15 and 23;
+--statistic round-median takes the median over the processes of each one's minimum,
+refinement 20). Two kinds of test are taken otherwise under the default: the issue rates
+INST and MEMO by the mean, since a program's run goes through the neighbour's states and
+issue slots are what it takes (docs/model.md, rule 17 refined), and CSTA by the round median.
+A --statistic you give applies to every test.")]
 pub struct Args {
     /// Short observations and few of them (TMAX 0.01 s, 5 observations): for tests and a first look
     #[arg(long)]
@@ -118,7 +121,7 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     rounds: Option<usize>,
     /// Estimator over the observations [default: min, the fastest observation: the quiet
-    /// machine, for every test alike]. With --resume, a different one
+    /// machine; the issue rates INST and MEMO by the mean]. With --resume, a different one
     /// re-estimates the file's parameters from its recorded observations (and runs the
     /// self-check again) without measuring them again
     #[arg(long, value_enum)]
