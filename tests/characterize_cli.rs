@@ -581,19 +581,18 @@ fn inst_is_measured_from_the_assembly_or_its_absence_is_explained() {
     assert!(instructions >= 16 * 5, "{instructions}");
     let (inst, _, _) = est(&doc, "INST");
     let clock_call = doc["timer"]["call_overhead_ns"].as_f64().unwrap();
-    let fastest = (rec["observations_s"]
+    let passes: Vec<f64> = rec["observations_s"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|v| v.as_f64().unwrap())
-        .fold(f64::INFINITY, f64::min)
-        * 1e9
-        - clock_call)
-        / rec["iterations"].as_f64().unwrap();
-    // By the minimum: the fastest pass (less the clock call's share) over its instructions.
+        .map(|v| (v.as_f64().unwrap() * 1e9 - clock_call) / rec["iterations"].as_f64().unwrap())
+        .collect();
+    let mean = passes.iter().sum::<f64>() / passes.len() as f64;
+    // An issue rate is the mean pass (less the clock call's share) over its instructions,
+    // where the other tests take the fastest (docs/model.md, rule 17 refined).
     assert!(
-        (inst - fastest / instructions as f64).abs() <= 1e-9 * inst.max(1.0),
-        "{inst} vs {fastest} / {instructions}"
+        (inst - mean / instructions as f64).abs() <= 1e-9 * inst.max(1.0),
+        "{inst} vs {mean} / {instructions}"
     );
     let shown = common::opcost_cmd()
         .unwrap()
