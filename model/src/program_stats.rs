@@ -55,8 +55,9 @@ pub struct ProgramStats {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub program_flags: Vec<String>,
     /// Whether the counting run simulated what depends on the data (the branch predictor of
-    /// rule 15, INDEX scans, SIN/COS ranges, adjustable extents): without it the counts lack
-    /// every branch miss, and a prediction from them is short wherever IFs depend on data.
+    /// rule 15, INDEX scans, SIN/COS ranges, adjustable extents): without it the branch misses
+    /// are guessed from each IF's kind, and a prediction can be far off wherever IFs depend on
+    /// the data.
     /// Absent for a static analysis and in files that predate it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simulated_branches: Option<bool>,

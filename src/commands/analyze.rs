@@ -72,8 +72,8 @@ pub struct Args {
     gcov_check: bool,
     /// With --dynamic: do not simulate the branch predictor (rule 15) and the other
     /// data-dependent costs (INDEX scans, SIN/COS ranges) in the counting run. The run is
-    /// faster (3-6x where IFs on data are hot), but the counts lack every branch miss:
-    /// `opcost predict` warns that a prediction from them comes out short
+    /// faster (3-6x where IFs on data are hot), but its branch misses are guessed from each
+    /// IF's kind, not simulated: `opcost predict` warns that a prediction from them can be far off
     #[arg(long, requires = "dynamic")]
     no_branches: bool,
     /// Kept for scripts written when the simulation was optional: it is now the default
