@@ -17,7 +17,11 @@
 # Needs perf (Debian: linux-perf), jq, and a frame-pointer build (gfortran keeps them at -O0).
 set -euo pipefail
 
-usage() { sed -n '4,5p' "$0" | sed 's/^# \{0,3\}//'; exit "${1:-2}"; }
+usage() {
+  local text="usage: scripts/bench-loops.sh --machine M.json [--out DIR] PROGRAM.f..."
+  if [ "${1:-2}" = 0 ]; then echo "$text"; else echo "$text" >&2; fi
+  exit "${1:-2}"
+}
 machine="" out="" progs=()
 while [ $# -gt 0 ]; do
   case "$1" in
