@@ -423,11 +423,13 @@ fn pass_times(result: &Characterization, r: &ExperimentRecord) -> Vec<f64> {
 /// A test's time per pass as the characterization summarizes its observations (its
 /// statistic over its rounds).
 fn pass_time(result: &Characterization, r: &ExperimentRecord) -> Measured {
-    stats::summarize(
-        &pass_times(result, r),
-        result.settings.statistic,
-        result.settings.rounds,
-    )
+    pass_time_by(result, r, result.settings.statistic)
+}
+
+/// A test's time per pass by `statistic` over the characterization's rounds: where a kind of
+/// test is taken otherwise than the characterization's statistic says.
+fn pass_time_by(result: &Characterization, r: &ExperimentRecord, statistic: Statistic) -> Measured {
+    stats::summarize(&pass_times(result, r), statistic, result.settings.rounds)
 }
 
 /// The statistic of the issue rates INST and MEMO (rule 17, docs/model.md "issue rates by
@@ -451,7 +453,7 @@ fn test_pass_time(result: &Characterization, e: &Experiment, r: &ExperimentRecor
         Statistic::Min if e.typical_process => Statistic::RoundMedian,
         s => s,
     };
-    stats::summarize(&pass_times(result, r), statistic, result.settings.rounds)
+    pass_time_by(result, r, statistic)
 }
 
 /// The body's time: a pass less the loop control, the two variances added (Saavedra-Barrera's eq. 4.6).
@@ -569,11 +571,7 @@ fn instruction_issue(result: &Characterization, test: &str, memory: bool) -> Opt
         return None;
     }
     let instructions = instructions as f64;
-    let pass = stats::summarize(
-        &pass_times(result, rec),
-        issue_statistic(result.settings.statistic),
-        result.settings.rounds,
-    );
+    let pass = pass_time_by(result, rec, issue_statistic(result.settings.statistic));
     Some(Measured {
         value: pass.value / instructions,
         std_error: pass.std_error / instructions,
