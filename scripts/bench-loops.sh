@@ -2,7 +2,7 @@
 # Where a prediction is off, loop by loop: each innermost loop's predicted time (the hot-loops
 # table of `opcost predict`) against its share of perf's samples times the program's CPU time.
 #
-#   scripts/bench-loops.sh --machine M.json [--out DIR] PROGRAM.f...
+#   scripts/bench-loops.sh --machine M.json [--out DIR] [--stdin FILE] PROGRAM.f...
 #
 # Each program (one source file) is built with the characterization's compiler and flags plus
 # -g, run once plainly for its CPU time and once under `perf record -g` (a software clock: a
@@ -10,7 +10,8 @@
 # one of its frames lies in: a loop's share includes the procedures it calls, as its
 # prediction does. Writes DIR/loops.csv (program, loop, bound, predicted_s, real_s, ratio)
 # and prints, per bound, how many loops and the median real/predicted, over the loops of
-# 0.02 s or more whose program's frames perf could walk. perf cannot walk back out of a
+# 0.02 s or more whose program's frames perf could walk. With --stdin, every run of every
+# program (and its counting run) reads FILE, as a test driver reads its input deck. perf cannot walk back out of a
 # library built without frame pointers (libm, libgfortran): a sample inside SIN or a
 # formatted WRITE is lost to its loop, so loops that call them read short.
 #
@@ -18,15 +19,16 @@
 set -euo pipefail
 
 usage() {
-  local text="usage: scripts/bench-loops.sh --machine M.json [--out DIR] PROGRAM.f..."
+  local text="usage: scripts/bench-loops.sh --machine M.json [--out DIR] [--stdin FILE] PROGRAM.f..."
   if [ "${1:-2}" = 0 ]; then echo "$text"; else echo "$text" >&2; fi
   exit "${1:-2}"
 }
-machine="" out="" progs=()
+machine="" out="" stdin=/dev/null progs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --machine) machine="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --stdin) stdin="$2"; shift 2 ;;
     -h|--help) usage 0 ;;
     -*) echo "bench-loops: unknown option $1" >&2; usage ;;
     *) progs+=("$1"); shift ;;
@@ -40,6 +42,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 opcost="${OPCOST:-$root/target/release/opcost}"
 [ -x "$opcost" ] || (cd "$root" && cargo build --release -q)
 machine="$(realpath "$machine")"
+[ -r "$stdin" ] || { echo "bench-loops: cannot read the input file $stdin" >&2; exit 1; }
+stdin="$(realpath "$stdin")"
+input=()
+[ "$stdin" = /dev/null ] || input=(--stdin "$stdin")
 compiler="$(jq -r '.compiler.path' "$machine")"
 read -r -a flags <<<"$(jq -r '.compiler.flags | join(" ")' "$machine")"
 out="$(realpath -m "${out:-$root/target/bench-loops}")"
@@ -58,12 +64,12 @@ for src in "${progs[@]}"; do
     echo "$name: does not build (see $work/build.log), skipped" >&2
     continue
   fi
-  if ! "$opcost" predict --machine "$machine" "$src" --json "$work/prediction.json" >/dev/null 2>"$work/predict.log"; then
+  if ! "$opcost" predict --machine "$machine" "${input[@]}" "$src" --json "$work/prediction.json" >/dev/null 2>"$work/predict.log"; then
     echo "$name: predict failed (see $work/predict.log), skipped" >&2
     continue
   fi
-  cpu="$(cd "$work" && { TIMEFORMAT='%U %S'; time "./$name" >/dev/null 2>&1; } 2>&1 | awk '{print $1 + $2}')"
-  (cd "$work" && perf record -q -g -e task-clock -F 2000 -o perf.data "./$name" >/dev/null 2>&1)
+  cpu="$(cd "$work" && { TIMEFORMAT='%U %S'; time "./$name" <"$stdin" >/dev/null 2>&1; } 2>&1 | awk '{print $1 + $2}')"
+  (cd "$work" && perf record -q -g -e task-clock -F 2000 -o perf.data "./$name" <"$stdin" >/dev/null 2>&1)
   perf script -i "$work/perf.data" -F ip,srcline 2>/dev/null >"$work/frames.txt"
   jq -r --arg base "$base" '.loops[] | select((.file | split("/") | last) == $base)
     | "\(.first_line) \(.last_line) \(.bound) \(.time_s)"' "$work/prediction.json" >"$work/loops.txt"
