@@ -1220,7 +1220,7 @@ impl export::Export for Prediction {
     /// the warnings.
     fn markdown(&self) -> String {
         let mut s = format!(
-            "# Prediction: {} on {} ({})\n\nPredicted time: **{:.3} s** (90 % interval {:.3}-{:.3} s), {} counts.\n\n",
+            "# Prediction: {} on {} ({})\n\nPredicted time: **{:.3} s** (90 % interval of the parameters' measurement error alone {:.3}-{:.3} s), {} counts.\n\n",
             self.program,
             self.machine,
             self.compiler,

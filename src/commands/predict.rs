@@ -107,7 +107,7 @@ pub fn run(a: Args) -> Result<()> {
         crate::commands::show(&p.hot_loops(10));
     }
     crate::say!(
-        "\nPredicted run time of {} on {} ({}): {:.3} s, 90 % interval {:.3} .. {:.3} s",
+        "\nPredicted run time of {} on {} ({}): {:.3} s (90 % interval of the parameters' measurement error alone: {:.3} .. {:.3} s)",
         p.program,
         p.machine,
         p.compiler,
