@@ -11,9 +11,10 @@
 # prediction does. Writes DIR/loops.csv (program, loop, bound, predicted_s, real_s, ratio)
 # and prints, per bound, how many loops and the median real/predicted, over the loops of
 # 0.02 s or more whose program's frames perf could walk. With --stdin, every run of every
-# program (and its counting run) reads FILE, as a test driver reads its input deck. perf cannot walk back out of a
-# library built without frame pointers (libm, libgfortran): a sample inside SIN or a
-# formatted WRITE is lost to its loop, so loops that call them read short.
+# program (and its counting run) reads FILE, as a test driver reads its input deck. perf
+# cannot walk back out of a library built without frame pointers (libm, libgfortran): a
+# sample inside SIN or a formatted WRITE is lost to its loop, so loops that call them read
+# short.
 #
 # Needs perf (Debian: linux-perf), jq, and a frame-pointer build (gfortran keeps them at -O0).
 set -euo pipefail
