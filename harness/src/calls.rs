@@ -114,7 +114,7 @@ pub fn is_block_move(target: &str) -> bool {
 /// A procedure compiled from Fortran: gfortran names `SUB` `sub_` (a clone GCC made of it
 /// `sub_.constprop.0`, `sub_.part.0`); its run-time library's names start `_gfortran`, and
 /// the C library's (the intrinsics' `sin`, `memcpy`) have no trailing underscore.
-fn is_fortran_procedure(target: &str) -> bool {
+pub fn is_fortran_procedure(target: &str) -> bool {
     let name = target.split('@').next().unwrap_or(target);
     let base = name.split('.').next().unwrap_or(name);
     base.len() > 1

@@ -188,7 +188,9 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
                 };
             }
             let replaced = || calls.block_moves_within(&l.file, l.first_line..=l.last_line) > 0;
-            let once_an_entry = optimized
+            // A loop around a callee's loop is not unrolled completely (and its DO entries
+            // would count the callee loop's).
+            let once_an_entry = (optimized && !candidates.calls_a_loop(l))
                 .then(|| unrolled_instructions(l, &one_copy, replaced()))
                 .flatten();
             if let Some(n) = once_an_entry {
@@ -489,6 +491,12 @@ impl Candidates<'_> {
     fn loops_in(&self, unit: &str) -> bool {
         self.loop_lines.iter().any(|(u, ..)| u == unit)
     }
+
+    /// Whether `l` calls a procedure with loops of its own: inlined, the callee's loop runs
+    /// nested inside `l`, whose body counts then hold the callee loop's entries too.
+    fn calls_a_loop(&self, l: &LoopStats) -> bool {
+        l.callees.iter().any(|c| self.loops_in(&c.unit))
+    }
 }
 
 /// The machine loop that runs a source loop's iterations: of those the compiler made of it,
@@ -506,6 +514,18 @@ fn machine_body<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Option<&'a Ma
                 .iter()
                 .any(|c| harness::calls::is_block_move(c))
     };
+    // Rule 20: a callee with loops of its own, inlined, runs its loop nested inside this
+    // one, which is then no innermost machine loop: a machine loop on these lines that calls
+    // none of the program's procedures is the path that skips the callee's loop (its trip
+    // count below one), not the body that runs.
+    let skips_the_callees = |m: &MachineLoop| {
+        candidates.calls_a_loop(l)
+            && !m
+                .pass
+                .calls
+                .iter()
+                .any(|c| harness::calls::is_fortran_procedure(c))
+    };
     let lines = l.first_line..=l.last_line;
     let mut found = loops_of_source_loop(candidates.machine_loops, &l.file, lines);
     if found.is_empty() {
@@ -513,7 +533,9 @@ fn machine_body<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Option<&'a Ma
     }
     found
         .into_iter()
-        .filter(|m| !unrolled_into(m, l, candidates) && !around_a_block_move(m))
+        .filter(|m| {
+            !unrolled_into(m, l, candidates) && !around_a_block_move(m) && !skips_the_callees(m)
+        })
         .max_by_key(|m| match m.widest_step() {
             0 => iterations_per_packed_pass(m, l).unwrap_or(0) * u64::from(element_bytes(l)),
             bytes => bytes,

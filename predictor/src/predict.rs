@@ -1960,6 +1960,39 @@ mod tests {
         }
     }
 
+    /// Rule 20: a callee with a loop of its own, inlined at -O2, runs that loop nested in the
+    /// caller's; the caller's one innermost machine loop is the path that skips the callee's
+    /// loop (a trip count below one: test, jump, count, jump back). Taken for the caller's
+    /// body, it charged 4 instructions an iteration beside the summed callee's work and made
+    /// the caller's unit negative (alamos's main at -O2). The caller's loop stays summed, and
+    /// no unit is negative.
+    #[test]
+    fn a_loop_around_an_inlined_callees_loop_is_not_its_bypass() {
+        let source = "      PROGRAM NL\n      REAL A(100), B(100)\n      COMMON /V/ A, B\n      INTEGER LENS(3), IL, IP, L\n      DATA LENS /10, 50, 100/\n      DO 5 IP = 1, 100\n         B(IP) = IP\n    5 CONTINUE\n      DO 30 IL = 1, 3\n         L = LENS(IL)\n         DO 20 IP = 1, 2000\n            CALL VADD(L)\n   20    CONTINUE\n   30 CONTINUE\n      PRINT *, A(1), A(100)\n      END\n      SUBROUTINE VADD(L)\n      INTEGER L, I\n      REAL A(100), B(100)\n      COMMON /V/ A, B\n      DO 10 I = 1, L\n         A(I) = A(I) + B(I)\n   10 CONTINUE\n      END\n";
+        let mut m = machine(&[
+            (Param::INST, 0.1, 0.0),
+            (Param::ARSG, 0.5, 0.0),
+            (Param::LOOV, 0.3, 0.0),
+            (Param::PROC, 5.0, 0.0),
+        ]);
+        let Some((_dir, _file, a)) = analyzed("nl.f", source, &m) else {
+            return;
+        };
+        let mut stats = a.stats;
+        m.compiler.flags = vec!["-O2".into()];
+        crate::issue::fit_to_build(&mut stats, &m).unwrap();
+        let caller = stats.loops.iter().find(|l| l.first_line == 11).unwrap();
+        assert_eq!(caller.iterations, Some(3 * 2000));
+        assert!(!caller.instructions_as_built, "{caller:?}");
+        assert!(!caller.charged_by_instructions(), "{caller:?}");
+        let callee = stats.loops.iter().find(|l| l.first_line == 21).unwrap();
+        assert!(callee.charged_by_instructions(), "{callee:?}");
+        let prediction = predict(&stats, &m);
+        for u in &prediction.units {
+            assert!(u.time.mean_ns >= 0.0, "{}: {:?}", u.name, u.time);
+        }
+    }
+
     /// Rule 17 for optimized builds: gfortran -O3 unrolls a DO loop of 14 trips completely
     /// into the loop around it; the machine loop that holds the copies runs once an entry of
     /// the inner loop, not once an iteration, so the inner loop's instructions are its one

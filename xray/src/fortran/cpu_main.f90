@@ -1,6 +1,7 @@
 ! opcost xray: driver of the CPU nano-benchmarks (seed 000). Reads "reps target_ns" and the
 ! operands from standard input (so nothing is known at compile time), calibrates each kernel's
-! iteration count until one run lasts target_ns, then times it reps times and prints
+! iteration count until one run lasts target_ns, then times every kernel once a round for reps
+! rounds and prints
 ! "K name ns_per_op_min ns_per_op_median" (8 operations per iteration, 16 for the
 ! throughput kernels of floating point, 8 per element of the vector kernels' arrays). The
 ! results are printed too (no dead code).
@@ -16,30 +17,7 @@ program cpu_main
   read (*, *) sq, sr
   read (*, *) dq, dr
   iv = ia; sv = sx; dv = dx; sqv = sq; dqv = dq; sink = 0
-  call bench('int_add_lat', 8)
-  call bench('int_add_thr', 8)
-  call bench('int_mul_lat', 8)
-  call bench('int_mul_thr', 8)
-  call bench('r4_add_lat', 8)
-  call bench('r4_add_thr', 16)
-  call bench('r4_mul_lat', 8)
-  call bench('r4_mul_thr', 16)
-  call bench('r8_add_lat', 8)
-  call bench('r8_add_thr', 16)
-  call bench('r8_mul_lat', 8)
-  call bench('r8_mul_thr', 16)
-  call bench('madd_fused', 8)
-  call bench('madd_separate', 8)
-  call bench('r4_div_lat', 8)
-  call bench('r4_div_thr', 16)
-  call bench('r4_sqrt_lat', 8)
-  call bench('r4_sqrt_thr', 16)
-  call bench('r8_div_lat', 8)
-  call bench('r8_div_thr', 16)
-  call bench('r8_sqrt_lat', 8)
-  call bench('r8_sqrt_thr', 16)
-  call vector('r4')
-  call vector('r8')
+  call measure_all()
   sink = sink + dble(ia + ib + sum(iv)) + dble(sx + sum(sv)) + dx + sum(dv)
   sink = sink + dble(sq + sum(sqv) + sum(sa)) + dq + sum(dqv) + sum(da)
   write (*, '(a,1x,g0)') 'S', sink
@@ -83,41 +61,61 @@ contains
     end select
   end subroutine run
 
-  ! The vector kernels of one kind ('r4' or 'r8'), each from fresh operands (x = q), their
-  ! operations counted per element of the array.
-  subroutine vector(kind)
-    character(2), intent(in) :: kind
-    character(5), parameter :: ops(5) = [character(5) :: 'vadd', 'vmul', 'vfma', 'vdiv', 'vsqrt']
+  ! Every kernel's iteration count is calibrated first; then each of `reps` rounds times every
+  ! kernel once, so a host whose speed drifts for seconds at a time slows all of a round's
+  ! kernels alike and the ratios between rows (a packed row against its scalar one) hold.
+  ! Each vector kernel starts from fresh operands (x = q) before every run, outside the
+  ! timing; their operations are counted per element of the array.
+  subroutine measure_all()
+    integer, parameter :: nk = 32
+    character(16), parameter :: names(nk) = [character(16) :: &
+      'int_add_lat', 'int_add_thr', 'int_mul_lat', 'int_mul_thr', &
+      'r4_add_lat', 'r4_add_thr', 'r4_mul_lat', 'r4_mul_thr', &
+      'r8_add_lat', 'r8_add_thr', 'r8_mul_lat', 'r8_mul_thr', &
+      'madd_fused', 'madd_separate', &
+      'r4_div_lat', 'r4_div_thr', 'r4_sqrt_lat', 'r4_sqrt_thr', &
+      'r8_div_lat', 'r8_div_thr', 'r8_sqrt_lat', 'r8_sqrt_thr', &
+      'r4_vadd', 'r4_vmul', 'r4_vfma', 'r4_vdiv', 'r4_vsqrt', &
+      'r8_vadd', 'r8_vmul', 'r8_vfma', 'r8_vdiv', 'r8_vsqrt']
+    integer(8) :: iters(nk), ops(nk), t0, t1, k
+    real(8), allocatable :: t(:, :)
     integer :: j
-    do j = 1, size(ops)
-      sa = sq; da = dq
-      call bench(kind // '_' // trim(ops(j)), 8 * NELEM)
+    do j = 1, nk
+      ops(j) = 8
+      if (index(names(j), '_thr') > 0 .and. names(j)(1:1) == 'r') ops(j) = 16
+      if (names(j)(4:4) == 'v') ops(j) = 8 * NELEM
+      iters(j) = max(1_8, 8192 / ops(j))
+      do
+        call timed(names(j), iters(j), t0, t1)
+        if (t1 - t0 >= target_ns .or. iters(j) > 2_8**40) exit
+        iters(j) = iters(j) * 2
+      end do
     end do
-  end subroutine vector
-
-  subroutine bench(name, ops)
-    character(*), intent(in) :: name
-    integer, intent(in) :: ops
-    integer(8) :: iters, t0, t1, r, k
-    real(8), allocatable :: t(:)
-    iters = max(1, 8192 / ops)
-    do
-      call system_clock(t0)
-      call run(name, iters)
-      call system_clock(t1)
-      if (t1 - t0 >= target_ns .or. iters > 2_8**40) exit
-      iters = iters * 2
-    end do
-    allocate (t(reps))
+    allocate (t(reps, nk))
     do k = 1, reps
-      call system_clock(t0, r)
-      call run(name, iters)
-      call system_clock(t1)
-      t(k) = dble(t1 - t0) / dble(iters * ops)
+      do j = 1, nk
+        call timed(names(j), iters(j), t0, t1)
+        t(k, j) = dble(t1 - t0) / dble(iters(j) * ops(j))
+      end do
     end do
-    call sort(t)
-    write (*, '(a,1x,a,2(1x,f0.5))') 'K', name, t(1), t((reps + 1) / 2)
-  end subroutine bench
+    do j = 1, nk
+      call sort(t(:, j))
+      write (*, '(a,1x,a,2(1x,f0.5))') 'K', trim(names(j)), t(1, j), t((reps + 1) / 2, j)
+    end do
+  end subroutine measure_all
+
+  ! One run of kernel `name` for `iters` iterations, its clock readings before and after.
+  subroutine timed(name, iters, t0, t1)
+    character(*), intent(in) :: name
+    integer(8), intent(in) :: iters
+    integer(8), intent(out) :: t0, t1
+    if (name(4:4) == 'v') then
+      sa = sq; da = dq
+    end if
+    call system_clock(t0)
+    call run(trim(name), iters)
+    call system_clock(t1)
+  end subroutine timed
 
   subroutine sort(t)
     real(8), intent(inout) :: t(:)
