@@ -518,8 +518,9 @@ fn machine_body<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Option<&'a Ma
     // one, which is then no innermost machine loop: a machine loop on these lines that calls
     // none of the program's procedures is the path that skips the callee's loop (its trip
     // count below one), not the body that runs.
+    let calls_a_loop = candidates.calls_a_loop(l);
     let skips_the_callees = |m: &MachineLoop| {
-        candidates.calls_a_loop(l)
+        calls_a_loop
             && !m
                 .pass
                 .calls
@@ -547,7 +548,7 @@ fn machine_body<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Option<&'a Ma
 /// the callees' lines, so it is the loop's when its own lines and its callees' hold most of
 /// them and its own lines some (the callees' own functions have no loop).
 fn with_inlined_callees<'a>(l: &LoopStats, candidates: &Candidates<'a>) -> Vec<&'a MachineLoop> {
-    let leaf = !l.callees.is_empty() && l.callees.iter().all(|c| !candidates.loops_in(&c.unit));
+    let leaf = !l.callees.is_empty() && !candidates.calls_a_loop(l);
     if !leaf {
         return Vec::new();
     }

@@ -68,6 +68,7 @@ contains
   ! timing; their operations are counted per element of the array.
   subroutine measure_all()
     integer, parameter :: nk = 32
+    integer :: j
     character(16), parameter :: names(nk) = [character(16) :: &
       'int_add_lat', 'int_add_thr', 'int_mul_lat', 'int_mul_thr', &
       'r4_add_lat', 'r4_add_thr', 'r4_mul_lat', 'r4_mul_thr', &
@@ -77,13 +78,18 @@ contains
       'r8_div_lat', 'r8_div_thr', 'r8_sqrt_lat', 'r8_sqrt_thr', &
       'r4_vadd', 'r4_vmul', 'r4_vfma', 'r4_vdiv', 'r4_vsqrt', &
       'r8_vadd', 'r8_vmul', 'r8_vfma', 'r8_vdiv', 'r8_vsqrt']
-    integer(8) :: iters(nk), ops(nk), t0, t1, k
+    ! Operations per iteration of each kernel, in the order of `names`.
+    integer(8), parameter :: ops(nk) = [integer(8) :: &
+      8, 8, 8, 8, &
+      8, 16, 8, 16, &
+      8, 16, 8, 16, &
+      8, 8, &
+      8, 16, 8, 16, &
+      8, 16, 8, 16, &
+      (8 * NELEM, j = 1, 10)]
+    integer(8) :: iters(nk), t0, t1, k
     real(8), allocatable :: t(:, :)
-    integer :: j
     do j = 1, nk
-      ops(j) = 8
-      if (index(names(j), '_thr') > 0 .and. names(j)(1:1) == 'r') ops(j) = 16
-      if (names(j)(4:4) == 'v') ops(j) = 8 * NELEM
       iters(j) = max(1_8, 8192 / ops(j))
       do
         call timed(names(j), iters(j), t0, t1)
