@@ -11,7 +11,9 @@
 //!   multiplication.
 //! - CABS (and ABS of a complex, CDABS, ZABS) is the library's hypot: parameters of its own
 //!   (CABS, CABD), rule 13a. CMPLX and DCMPLX only place two values side by side, AIMAG,
-//!   DIMAG and DREAL only take one part: free.
+//!   DIMAG and DREAL only take one part: free. CONJG and DCONJG change the imaginary
+//!   part's sign (a load of the sign mask and an XOR, as gfortran emits a unary minus): one
+//!   addition of the part's type, like a unary minus (rule 5).
 //! - The bit intrinsics of MIL-STD-1753 (IAND, IOR, IEOR, NOT, ISHFT, ISHFTC, IBSET, IBCLR,
 //!   BTEST, IBITS) and gfortran's AND, OR, XOR, LSHIFT, RSHIFT are each one ALU instruction
 //!   inline (IBITS a shift and a mask): counted as one integer addition (two for IBITS), like
@@ -47,6 +49,9 @@ pub enum IntrinsicRule {
     /// a complex argument, its real part as such (rule 13a: `DBLE(Z)` of a DOUBLE COMPLEX Z
     /// is free, `REAL(Z)` of one a conversion).
     Conversion,
+    /// CONJG, DCONJG: the imaginary part's sign changed, counted as a unary minus of the
+    /// part's type (rule 5).
+    Conjugate,
     /// No parameter: counted as uncharacterized, by name.
     Uncharacterized,
     /// Costs nothing: the compiler only moves the arguments into place.
@@ -109,6 +114,13 @@ const fn string_compare(name: &'static str) -> IntrinsicDef {
         name,
         result: Fixed(Type::Logical),
         rule: StringCompare,
+    }
+}
+const fn conjugate(name: &'static str, result: ResultType) -> IntrinsicDef {
+    IntrinsicDef {
+        name,
+        result,
+        rule: Conjugate,
     }
 }
 const fn unch(name: &'static str, result: ResultType) -> IntrinsicDef {
@@ -212,8 +224,8 @@ pub static INTRINSICS: &[IntrinsicDef] = &[
     free("AIMAG", Fixed(Type::Real)),
     free("DIMAG", Fixed(Type::Double)),
     free("DREAL", Fixed(Type::Double)),
-    unch("CONJG", Fixed(Type::Complex)),
-    unch("DCONJG", Fixed(Type::DoubleComplex)),
+    conjugate("CONJG", OfArgument),
+    conjugate("DCONJG", Fixed(Type::DoubleComplex)),
     lib("CABS", Fixed(Type::Real), O::ComplexAbs),
     lib("CDABS", Fixed(Type::Double), O::ComplexAbs),
     lib("ZABS", Fixed(Type::Double), O::ComplexAbs),

@@ -57,7 +57,8 @@
 //!     library's hypot: parameters of their own (CABS, CABD; QCBS, QCBD on a chain). CMPLX and
 //!     DCMPLX cost nothing, and so does taking a part (AIMAG, DIMAG, DREAL; REAL and DBLE of
 //!     a complex are its real part, converted as rule 25 says when the precision changes).
-//!     CONJG, powers and functions of a complex stay uncharacterized.
+//!     CONJG and DCONJG change the imaginary part's sign, one addition of the part's type
+//!     like a unary minus (rule 5); powers and functions of a complex stay uncharacterized.
 //!     13b. A concatenation (`//`) is one CHCC: gfortran builds its result in a heap
 //!     temporary (malloc, `_gfortran_concat_string`, free) and the statement moves it on; CHCC
 //!     is measured on substrings of a length known only at run time.
@@ -599,6 +600,12 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
             Some(false) => {}
             None => c.add_uncharacterized(&format!("intrinsic {}", name.to_ascii_uppercase()), 1),
         },
+        Some(IntrinsicRule::Conjugate) => add_op(
+            c,
+            Operation::Add,
+            arg_type.complex_part().unwrap_or(arg_type),
+            global,
+        ),
         Some(IntrinsicRule::Uncharacterized) | None => {
             c.add_uncharacterized(&format!("intrinsic {}", name.to_ascii_uppercase()), 1)
         }
@@ -999,6 +1006,10 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
                 }
                 Some(IntrinsicRule::Conversion) if conversion(arg_type, e.ty()) == Some(true) => {
                     c.add(Param::QCNV, 1)
+                }
+                Some(IntrinsicRule::Conjugate) => {
+                    let part = arg_type.complex_part().unwrap_or(arg_type);
+                    c += &latency_counts(in_register(Operation::Add, part), part)
                 }
                 _ => {}
             }
@@ -2486,6 +2497,24 @@ mod tests {
         let chain = chain_latency(&Expr::var(&d), &value, "X").unwrap();
         assert_eq!(chain.get(Param::QCNV), 2);
         assert_eq!(chain.get(Param::QARD), 1);
+    }
+
+    #[test]
+    fn a_conjugate_is_one_addition_of_the_part_and_a_link_on_a_chain() {
+        // Z = CONJG(Z): the imaginary part's sign changed, as gfortran emits a unary minus
+        // (rule 5), in the part's precision; DCONJG likewise in double precision.
+        for (name, ty, add, link) in [
+            ("CONJG", Type::Complex, Param::ARSL, Param::QARS),
+            ("DCONJG", Type::DoubleComplex, Param::ARDL, Param::QARD),
+        ] {
+            let z = Operand::local("Z", ty);
+            let value = Expr::intrinsic(name, vec![Expr::var(&z)]);
+            let c = count_assignment(&Expr::var(&z), &value);
+            assert_eq!(c.get(add), 1, "{name}");
+            assert!(c.uncharacterized.is_empty(), "{name}");
+            let chain = chain_latency(&Expr::var(&z), &value, "Z").unwrap();
+            assert_eq!(chain.get(link), 1, "{name}");
+        }
     }
 
     #[test]
