@@ -600,12 +600,9 @@ fn intrinsic_into(name: &str, args: &[Expr], result: Type, c: &mut OpCounts) {
             Some(false) => {}
             None => c.add_uncharacterized(&format!("intrinsic {}", name.to_ascii_uppercase()), 1),
         },
-        Some(IntrinsicRule::Conjugate) => add_op(
-            c,
-            Operation::Add,
-            arg_type.complex_part().unwrap_or(arg_type),
-            global,
-        ),
+        Some(IntrinsicRule::Conjugate) => {
+            add_op(c, Operation::Add, conjugated_part(arg_type), global)
+        }
         Some(IntrinsicRule::Uncharacterized) | None => {
             c.add_uncharacterized(&format!("intrinsic {}", name.to_ascii_uppercase()), 1)
         }
@@ -947,8 +944,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
         Expr::Unary { op, operand } => {
             let mut c = path_latency(operand, from)?;
             if *op == UnaryOp::Neg {
-                let t = operand.ty();
-                c += &latency_counts(in_register(Operation::Add, t), t);
+                c += &negation_link(operand.ty());
             }
             return Some(c);
         }
@@ -1007,10 +1003,7 @@ fn path_latency(e: &Expr, from: &str) -> Option<OpCounts> {
                 Some(IntrinsicRule::Conversion) if conversion(arg_type, e.ty()) == Some(true) => {
                     c.add(Param::QCNV, 1)
                 }
-                Some(IntrinsicRule::Conjugate) => {
-                    let part = arg_type.complex_part().unwrap_or(arg_type);
-                    c += &latency_counts(in_register(Operation::Add, part), part)
-                }
+                Some(IntrinsicRule::Conjugate) => c += &negation_link(conjugated_part(arg_type)),
                 _ => {}
             }
             c
@@ -1043,6 +1036,16 @@ fn min_max_latency(args: &[Expr], ty: Type, from: &str) -> Option<OpCounts> {
 /// Rule 14d: an integer addition inside an expression is computed in a register (QAIR); only
 /// the addition of `X = X ± Y` into a local scalar X is made in memory (QAIS, QAIC, see
 /// [`in_place_addition`]).
+/// Rule 5 on a chain: a unary minus of type `t` is one link of an addition in a register.
+fn negation_link(t: Type) -> OpCounts {
+    latency_counts(in_register(Operation::Add, t), t)
+}
+
+/// Rule 13a: the part CONJG negates, of the precision of its complex argument.
+fn conjugated_part(arg: Type) -> Type {
+    arg.complex_part().unwrap_or(arg)
+}
+
 fn in_register(op: Operation, t: Type) -> Operation {
     match latency_param(Operation::AddInRegister, t) {
         Some(_) if op == Operation::Add => Operation::AddInRegister,
