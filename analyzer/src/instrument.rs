@@ -45,6 +45,8 @@ pub struct Names {
     pub reduction: String,
     /// The function giving a sine or cosine's range branches (rule 24c).
     pub range: String,
+    /// The function giving fmod's steps (rule 9b).
+    pub remainder_steps: String,
 }
 
 impl Names {
@@ -73,6 +75,7 @@ impl Names {
                 quadrant: format!("OPCQD{s}"),
                 reduction: format!("OPCRD{s}"),
                 range: format!("OPCRG{s}"),
+                remainder_steps: format!("OPCMB{s}"),
             };
             let all = [
                 &n.counters,
@@ -88,6 +91,7 @@ impl Names {
                 &n.quadrant,
                 &n.reduction,
                 &n.range,
+                &n.remainder_steps,
             ];
             let prefix_free = !words.iter().any(|w| w.starts_with(n.induction.as_str()));
             if prefix_free && all.iter().all(|w| !words.contains(w.as_str())) {
@@ -677,6 +681,19 @@ fn trip_slots(
     crate::trips::trip_slots(prog, base)
 }
 
+/// Statements whose fmod steps the counted copy counts (rule 9b), one slot each, after the
+/// trip counts' slots.
+fn remainder_slots(prog: &Program) -> Vec<(usize, usize)> {
+    let extents = extent_slots(prog);
+    let base = extents_base(prog)
+        + extents
+            .iter()
+            .map(crate::extents::LoopExtents::slots)
+            .sum::<usize>()
+        + crate::trips::TRIP_SLOTS * trip_slots(prog, &extents).len();
+    crate::remainders::remainder_slots(prog, base)
+}
+
 /// Insert `render(references, counter, j)` before the `j`th of `slots`'s statements (for the
 /// library references `watch` finds evaluated there; rules 23, 24) and in its consequent,
 /// `counter` being its slot of the array `counters`, and declare the INTEGER*8 support
@@ -723,6 +740,8 @@ pub struct WatchedSlots {
     /// The same statements: statement -> slot of their reduced arguments
     /// ([`reduction_slots`]).
     reductions: HashMap<usize, usize>,
+    /// Statements whose fmod steps are counted: statement -> slot ([`remainder_slots`]).
+    remainders: HashMap<usize, usize>,
     /// Innermost DO loops whose arrays' extents are counted: DO statement -> slots
     /// ([`extent_slots`]).
     extents: HashMap<usize, crate::extents::LoopExtents>,
@@ -743,6 +762,7 @@ impl WatchedSlots {
             scans: scans.into_iter().collect(),
             reductions: reduction_slots(&quadrants).into_iter().collect(),
             quadrants: quadrants.into_iter().collect(),
+            remainders: remainder_slots(prog).into_iter().collect(),
             trips: trip_slots(prog, &extents)
                 .into_iter()
                 .map(|t| (t.do_stmt, t))
@@ -797,6 +817,12 @@ impl WatchedSlots {
     /// 24b) in a run's `counters`, if the run counted them.
     pub fn reduced_arguments(&self, s: usize, counters: &[u64]) -> Option<u64> {
         counters.get(*self.reductions.get(&s)?).copied()
+    }
+
+    /// The fmod steps the double MOD references of statement `s` took (rule 9b) in a run's
+    /// `counters`, if the run counted them.
+    pub fn remainder_steps(&self, s: usize, counters: &[u64]) -> Option<u64> {
+        counters.get(*self.remainders.get(&s)?).copied()
     }
 
     /// The simulated misses of IF `s` in a run's `counters`.
@@ -1213,6 +1239,11 @@ pub fn instrument_counters(
     } else {
         Vec::new()
     };
+    let remainders = if simulate_branches {
+        remainder_slots(prog)
+    } else {
+        Vec::new()
+    };
     let used = prog.probes.len()
         + BRANCH_SLOTS * slots.len()
         + multiway.len()
@@ -1224,7 +1255,8 @@ pub fn instrument_counters(
             .iter()
             .map(crate::extents::LoopExtents::slots)
             .sum::<usize>()
-        + crate::trips::TRIP_SLOTS * trips.len();
+        + crate::trips::TRIP_SLOTS * trips.len()
+        + remainders.len();
     // One more slot flags a step that was zero at run time (see `induction`).
     let zero_step_flag = loops
         .iter()
@@ -1352,6 +1384,15 @@ pub fn instrument_counters(
         |args, counter, _| crate::quadrants::reductions(args, &names.reduction, counter),
         &names.reduction,
     );
+    insert_watches(
+        &mut rw,
+        prog,
+        c,
+        &remainders,
+        crate::remainders::remainder_watch,
+        |args, counter, _| crate::remainders::additions(args, &names.remainder_steps, counter),
+        &names.remainder_steps,
+    );
     for e in &extents {
         if e.closed_by_goto {
             rw.insert_at_fall_in(e.first_stmt, &e.additions(c));
@@ -1408,6 +1449,7 @@ pub fn instrument_counters(
     .chain(crate::quadrants::quadrant_function(&names.quadrant))
     .chain(crate::quadrants::reduction_function(&names.reduction))
     .chain(crate::quadrants::range_function(&names.range))
+    .chain(crate::remainders::steps_function(&names.remainder_steps))
     .collect::<Vec<_>>()
     .join("\n")
         + "\n";

@@ -27,6 +27,7 @@ pub mod mutate;
 pub mod parse;
 pub mod quadrants;
 pub mod recurrence;
+pub mod remainders;
 pub mod report;
 pub mod scans;
 pub mod source;

@@ -129,7 +129,7 @@ impl CalleeWork {
 /// computed GO TO (rule 15), the positions its INDEX references scanned (rule 23) and the
 /// first-character compares they mispredicted (rule 23b), the
 /// misses of its sines' and cosines' quadrant branches (rule 24) and their reduced arguments
-/// (rule 24b);
+/// (rule 24b), and its double MODs' fmod steps (rule 9b);
 /// `slots` says where the run counted them.
 pub fn statement_dynamic(
     prog: &Program,
@@ -166,6 +166,9 @@ pub fn statement_dynamic(
     }
     if let Some(reduced) = slots.reduced_arguments(s, counters) {
         model::rules::charge_reduced_arguments(&mut c, reduced);
+    }
+    if let Some(steps) = slots.remainder_steps(s, counters) {
+        model::rules::charge_remainder_steps(&mut c, steps);
     }
     if let Some((executions, taken)) = branch_outcomes(prog, s, counters) {
         let simulated = slots.if_misses(s, counters);

@@ -375,6 +375,7 @@ pub fn catalogue() -> (Vec<Experiment>, Vec<Group>) {
     integer_addition_experiments(&mut exps, &mut groups);
     element_transfer_experiment(&mut exps, &mut groups);
     window_experiment(&mut exps, &mut groups);
+    remainder_step_experiment(&mut exps, &mut groups);
     (exps, groups)
 }
 
@@ -1365,6 +1366,39 @@ fn reduced_sine_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) 
     });
 }
 
+/// Rule 9b: MQBD, one step of fmod beyond MODD's test, from MODD's test with its quotients
+/// spread over [0.5, 1048574) instead of [0.5, 4100) (`X = MOD(X * 1048573.37 + 0.5, 1)`):
+/// 18.0 steps a call on average against 10.0 (`rules::REMAINDER_TEST_STEPS`), so each call
+/// takes [`REMAINDER_STEPS_BEYOND`] steps more, against MODD's test as the baseline.
+fn remainder_step_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
+    let f = FLAVORS[1];
+    let fmod = intrinsic_cases(f, CostKind::Throughput)
+        .into_iter()
+        .find(|c| c.param == Param::MODD)
+        .expect("MODD is among the double intrinsics");
+    let body = (1..=FEW_CHAINS)
+        .map(|k| {
+            let mut stmt = assign(&f.x(k), (fmod.value)(&f.x(k), k));
+            let steps = u64::from(rules::REMAINDER_TEST_STEPS) + REMAINDER_STEPS_BEYOND;
+            rules::charge_remainder_steps(&mut stmt.counts, steps);
+            stmt
+        })
+        .collect();
+    let inits = inits_for(f, FEW_CHAINS, Some(0.3), Some(1_048_573.37), Some(1.0));
+    let purpose = "X = MOD(X * 1048573.37 + 0.5, 1): quotients 0-2^20, 8 fmod steps more";
+    exps.push(exp(Param::MQBD.to_string(), purpose, inits, body));
+    groups.push(Group {
+        unknowns: vec![Param::MQBD],
+        experiments: vec![Param::MQBD.to_string()],
+        baseline: Some(Param::MODD.to_string()),
+    });
+}
+
+/// Rule 9b: the fmod steps a call of MQBD's test takes beyond MODD's test: the average of
+/// `floor(log2 q)` over quotients q spread evenly over [0.5, 1048574) is 18.0, over
+/// [0.5, 4100) 10.0 (their chaotic sequences average 18.00 and 10.01 over 200000 calls).
+const REMAINDER_STEPS_BEYOND: u64 = 8;
+
 /// Rule 23: INDX, a reference to INDEX, and SCAN, one position it tries, solved together from
 /// searches of a string too short and a string long enough for either to dominate: `GIXk =
 /// INDEX(S, 'QZ')` in a 520- and a 2-character string of the alphabet without Q repeated,
@@ -2304,6 +2338,12 @@ mod tests {
         let apart = get("SRDD").minus(&get("SIND"));
         let nonzero: Vec<_> = apart.params.iter().filter(|(_, &n)| n > 0).collect();
         assert_eq!(nonzero, vec![(&Param::SRDD, &(FEW_CHAINS as u64))]);
+        // Rule 9b: MODD's body at larger quotients, eight MQBD an fmod and nothing else
+        // apart from MODD's test.
+        let apart = get("MQBD").minus(&get("MODD"));
+        let nonzero: Vec<_> = apart.params.iter().filter(|(_, &n)| n > 0).collect();
+        let steps = REMAINDER_STEPS_BEYOND * FEW_CHAINS as u64;
+        assert_eq!(nonzero, vec![(&Param::MQBD, &steps)]);
         // Rule 25: a conversion a statement; two a link of the chain.
         assert_eq!(get("CNVT").get(Param::CNVT), FEW_CHAINS as u64);
         assert_eq!(get("QCNV").get(Param::QCNV), 2 * FEW_CHAINS as u64);

@@ -85,6 +85,9 @@ pub enum Operation {
     /// MOD of REAL or DOUBLE PRECISION operands: a call of the library's fmod, whose time
     /// grows with the quotient's magnitude (opcost's refinement, rule 9).
     Remainder,
+    /// One quotient bit of a DOUBLE PRECISION MOD beyond the bits of MODD's test (rule 9b):
+    /// glibc's fmod takes one step of shift and subtract per bit of `ilogb(x) - ilogb(y)`.
+    RemainderBit,
     /// The modulus of a complex value, `CABS`: a call of the library's hypot, which scales
     /// its arguments to avoid overflow (rule 13a).
     ComplexAbs,
@@ -196,6 +199,7 @@ impl Operation {
             Operation::Tan => "tangent",
             Operation::Sqrt => "square root",
             Operation::Remainder => "remainder (MOD of reals, fmod)",
+            Operation::RemainderBit => "fmod step (a quotient bit) beyond MODD's 10 a call",
             Operation::ComplexAbs => "modulus of a complex (CABS, hypot)",
             Operation::IndexCall => "INDEX call (string search)",
             Operation::IndexScan => "INDEX, one position scanned",
@@ -483,6 +487,7 @@ catalogue! {
     CHCC = 143, 11, Concatenation, None, None, None, false;
     CHAS = 144, 11, CharacterMove, None, None, None, false;
     CHCM = 145, 11, CharacterCompare, None, None, None, false;
+    MQBD = 146, 12, RemainderBit, Real, Double, Local, false;
 }
 
 /// Number of parameters of Saavedra-Barrera's table 4.11.
@@ -600,6 +605,7 @@ impl Param {
             CSTA => "ns per store",
             INDX => "ns per call",
             SRDD => "ns per reduced argument",
+            MQBD => "ns per quotient bit",
             SCAN => "ns per position scanned",
             SCNM => "ns per miss",
             p if p.cost_kind() == CostKind::Latency => "ns per link",
@@ -626,6 +632,7 @@ impl Param {
             QFRS | QFRD => "rule 14b",
             BMSN => "rule 24",
             SRDD => "rule 24b",
+            MQBD => "rule 9b",
             RNDS | RNDD | QRNS | QRND => "rule 32",
             CNVT | QCNV => "rule 25",
             QADR => "rule 14c",
@@ -757,10 +764,10 @@ mod tests {
         // variable's link of rule 27, MIN and MAX on a chain (rule 14e), an integer element
         // on a chain (rule 14f), a double sine's argument reduction (rule 24b), rounding's
         // four (rule 32), INDEX's mispredicted compares (rule 23b), a concatenation (rule
-        // 13b), a string's move and compare (rule 13c).
+        // 13b), a string's move and compare (rule 13c), fmod's quotient bit (rule 9b).
         assert_eq!(
             Param::measured().count(),
-            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1 + 4 + 1 + 1 + 2
+            74 + 30 + 5 + 4 + 1 + 1 + 4 + 2 + 2 + 1 + 2 + 1 + 2 + 1 + 3 + 1 + 1 + 4 + 1 + 1 + 2 + 1
         );
     }
 

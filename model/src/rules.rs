@@ -35,6 +35,12 @@
 //!    (logical arguments count as AGIS*), plus the operators of argument expressions. A
 //!    function reference is an operator, so `X = F(Y)` is a store, not a transfer*.
 //! 9. Intrinsics: see [`crate::intrinsics`].
+//!    9b. A DOUBLE PRECISION MOD (glibc's fmod) takes one step of shift and subtract per bit of
+//!    its quotient, `ilogb(x) - ilogb(y)` ([`remainder_steps`]); MODD is measured at
+//!    quotients below 4100, [`REMAINDER_TEST_STEPS`] steps a call on average, and a
+//!    statement's steps beyond that many a call each cost one MQBD
+//!    ([`charge_remainder_steps`]). The counting run counts the steps of the watched
+//!    references. Dynamic only.
 //! 10. GO TO is GOTO; computed GO TO, assigned GO TO and the arithmetic IF are GCOM plus the
 //!     operators of their expression (Saavedra-Barrera's section 4.2.3); ASSIGN is an integer transfer*.
 //! 11. A DO statement costs LOIN once per entry and LOOV once per iteration when its step is
@@ -639,6 +645,37 @@ pub fn real_remainder(t: Type) -> Option<Param> {
         Type::Double => Some(Param::MODD),
         _ => None,
     }
+}
+
+/// Rule 9b: the average steps of fmod in MODD's test, whose quotients spread evenly over
+/// [0.5, 4100) (`X = MOD(X * 4099.37 + 0.5, 1)`): half have 11 bits, a quarter 10, and so on,
+/// 10.0 steps in all. fmod's time grows by about the same for each step past these (3.0 ns on
+/// the Intel host from 2^12 to 2^24; 2.5-3 ns on Zen 4).
+pub const REMAINDER_TEST_STEPS: u32 = 10;
+
+/// Rule 9b: the shift-and-subtract steps of glibc's fmod for `x` and `y` (glibc 2.36
+/// `e_fmod.c`: `ilogb(x) - ilogb(y)` of them; none when `|x| < |y|`, which it returns as it
+/// is, or for a zero, infinite or NaN operand, which it settles before the loop).
+pub fn remainder_steps(x: f64, y: f64) -> u32 {
+    let ilogb = |v: f64| {
+        let bits = (v.abs().to_bits() >> 52) as i32;
+        match bits {
+            0 => v.abs().log2().floor() as i32,
+            _ => bits - 1023,
+        }
+    };
+    if !x.is_finite() || !y.is_finite() || x == 0.0 || y == 0.0 || x.abs() < y.abs() {
+        return 0;
+    }
+    (ilogb(x) - ilogb(y)).max(0) as u32
+}
+
+/// Rule 9b: a statement with dynamic counts `c` whose DOUBLE PRECISION MOD references took
+/// `steps` steps in the counting run: one MQBD for each beyond [`REMAINDER_TEST_STEPS`] a
+/// call (its MODD), none when they took fewer (MODD then covers them).
+pub fn charge_remainder_steps(c: &mut OpCounts, steps: u64) {
+    let covered = u64::from(REMAINDER_TEST_STEPS).saturating_mul(c.get(Param::MODD));
+    c.add(Param::MQBD, steps.saturating_sub(covered));
 }
 
 /// One actual argument of a CALL or function reference (rule 8).
@@ -1259,6 +1296,7 @@ pub fn loop_charge(op: Operation) -> LoopCharge {
         | Operation::Sin
         | Operation::Tan
         | Operation::Remainder
+        | Operation::RemainderBit
         | Operation::ComplexAbs
         | Operation::Round
         | Operation::IndexCall
@@ -2518,6 +2556,29 @@ mod tests {
             let chain = chain_latency(&Expr::var(&z), &value, "Z").unwrap();
             assert_eq!(chain.get(link), 1, "{name}");
         }
+    }
+
+    #[test]
+    fn fmod_steps_are_the_quotient_bits_and_those_beyond_the_tests_are_mqbd() {
+        // ilogb(x) - ilogb(y): 2^20 * 1.5 by 1 takes 20 steps, 10 beyond MODD's test.
+        assert_eq!(remainder_steps(1.5 * 2f64.powi(20), 1.0), 20);
+        // A dividend below the divisor, a zero or a NaN: fmod returns before the loop.
+        assert_eq!(remainder_steps(0.75, 1.0), 0);
+        assert_eq!(remainder_steps(0.0, 1.0), 0);
+        assert_eq!(remainder_steps(f64::NAN, 1.0), 0);
+        assert_eq!(remainder_steps(5.0, 0.0), 0);
+        // Signs do not matter; the divisor's exponent does.
+        assert_eq!(remainder_steps(-4096.5, 0.25), 14);
+        // Three calls of 20 steps: 10 each beyond MODD's test. Three of 2: none, not fewer.
+        let mut c = OpCounts::new();
+        c.add(Param::MODD, 3);
+        charge_remainder_steps(&mut c, 60);
+        assert_eq!(c.get(Param::MQBD), 30);
+        let mut c = OpCounts::new();
+        c.add(Param::MODD, 3);
+        charge_remainder_steps(&mut c, 6);
+        assert_eq!(c.get(Param::MQBD), 0);
+        assert_eq!(loop_charge(Operation::RemainderBit), LoopCharge::Event);
     }
 
     #[test]

@@ -169,11 +169,16 @@ fn print_parts(what: &str, parts: &[PartPrediction]) {
     let mut t = export::Table::new(&[what, "Predicted (s)", "± 90 %", "Top operations"])
         .right(&["Predicted (s)", "± 90 %"]);
     for p in parts {
+        // Shares of the time its rows charge: a unit whose loops' time went to the callees
+        // inlined into them can total about nothing, which would make shares of its total
+        // meaningless.
+        let charged: f64 = p.rows.iter().map(|r| r.time_s.max(0.0)).sum();
         let top: Vec<String> = p
             .rows
             .iter()
             .take(3)
-            .map(|r| format!("{} {:.0}%", r.mnemonic, 100.0 * r.time_fraction))
+            .filter(|_| charged > 0.0)
+            .map(|r| format!("{} {:.0}%", r.mnemonic, 100.0 * r.time_s / charged))
             .collect();
         t.push(vec![
             p.name.clone(),
