@@ -170,6 +170,11 @@ pub fn hardware_report(r: &HardwareReport) -> String {
                 "out-of-order window: {w} instructions in flight\n"
             ));
         }
+        if let Some(t) = cpu.loop_exit_trips {
+            out.push_str(&format!(
+                "DO loop exits foreseen up to {t} trips (longer loops miss their exit)\n"
+            ));
+        }
     }
     for n in &r.notes {
         out.push_str(&format!("note: {n}\n"));

@@ -297,6 +297,10 @@ fn xray_matches_sysfs_and_its_own_invariants() {
             r["notes"]
         );
     }
+    // Rule 29b: where a limit shows, it lies among the trip counts tried.
+    if let Some(t) = cpu["loop_exit_trips"].as_u64() {
+        assert!((1..40).contains(&t), "loop exits foreseen up to {t} trips");
+    }
 }
 
 #[test]

@@ -466,6 +466,7 @@ fn loop_stats(
                     .unwrap_or_default(),
                 traffic,
                 entries_counted: counters.and_then(|c| slots.counted_entries(l.first, c)),
+                trip_changes: counters.and_then(|c| slots.trip_changes(l.first, c)),
                 callees: callees
                     .map(|w| w.entries_of(prog, l.first..=l.last))
                     .unwrap_or_default(),

@@ -19,10 +19,19 @@ fn a_loop_whose_trip_count_changes_mispredicts_its_exit_at_each_change() {
     // neither is counted.
     assert_eq!(misses("FUNCL"), 0);
     assert_eq!(misses("STEPL"), 0);
+    // The loop's own record keeps its changes for rule 29b; an unwatched loop has none.
+    let changes = |unit: &str| {
+        let l = a.stats.loops.iter().find(|l| l.unit == unit).unwrap();
+        l.trip_changes
+    };
+    assert_eq!(changes("CONSTL"), Some(1));
+    assert_eq!(changes("ALTL"), Some(1000));
+    assert_eq!(changes("STEPL"), None);
 }
 
 #[test]
 fn without_the_simulation_no_trip_count_is_compared() {
     let a = common::analyze_fixture("trip_changes.f", false);
     assert_eq!(common::unit_counts(&a, "ALTL").get(Param::BMIS), 0);
+    assert!(a.stats.loops.iter().all(|l| l.trip_changes.is_none()));
 }

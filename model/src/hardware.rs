@@ -125,6 +125,11 @@ pub struct CpuInfo {
     /// None when not measured (other architectures; files written before it was).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window_instructions: Option<u32>,
+    /// The longest trip count of a DO loop, entered again with the same trips, whose exit the
+    /// branch predictor foresees (rule 29b): past it every entry misses its exit. None when not
+    /// measured (files written before it was) or when no limit showed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loop_exit_trips: Option<u32>,
 }
 
 /// The largest cache by any evidence, bytes: X-Ray's measured capacities (`caches`) or the

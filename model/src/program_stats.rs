@@ -133,6 +133,11 @@ pub struct LoopStats {
     /// into it. Absent for other loops and in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entries_counted: Option<u64>,
+    /// Of an innermost DO loop whose trip counts the counting run compared (rule 29), the
+    /// entries whose trip count differed from the entry before. Absent for loops not compared
+    /// and in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trip_changes: Option<u64>,
     /// The units the loop's calls enter, directly or through their own calls, over the run
     /// (dynamic analyses; absent in older files and in loops that call nothing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

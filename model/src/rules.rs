@@ -1633,6 +1633,17 @@ pub fn charge_trip_changes(c: &mut OpCounts, changes: u64) {
     *c += &OpCounts::one(Param::BMIS).scaled(changes);
 }
 
+/// Rule 29b: the exits an innermost DO loop misses beyond rule 29's, on a host whose predictor
+/// foresees the exit of a loop entered again with the same trips only up to `limit` trips
+/// (X-Ray measures it): the `entries - changes` entries that kept their trip count, when the
+/// loop's `iterations` come to more than `limit` an entry; none otherwise.
+pub fn unforeseen_exits(entries: u64, iterations: u64, changes: u64, limit: u32) -> u64 {
+    if entries == 0 || iterations <= u64::from(limit).saturating_mul(entries) {
+        return 0;
+    }
+    entries.saturating_sub(changes)
+}
+
 /// Rule 23: what a reference to INDEX leaves uncharacterized until the counting run has
 /// counted the positions it scanned.
 pub const INDEX_SCAN: &str = "INDEX positions scanned";
@@ -2556,6 +2567,21 @@ mod tests {
             let chain = chain_latency(&Expr::var(&z), &value, "Z").unwrap();
             assert_eq!(chain.get(link), 1, "{name}");
         }
+    }
+
+    #[test]
+    fn long_loops_entered_with_the_same_trips_miss_their_exits() {
+        // 100 entries of 20 trips, 30 of them with a new trip count: on a host that foresees
+        // exits up to 13 trips the other 70 miss too; up to 20 (or 40), none.
+        assert_eq!(unforeseen_exits(100, 2000, 30, 13), 70);
+        assert_eq!(unforeseen_exits(100, 2000, 30, 20), 0);
+        assert_eq!(unforeseen_exits(100, 2000, 30, 40), 0);
+        assert_eq!(unforeseen_exits(0, 0, 0, 13), 0);
+        assert_eq!(
+            unforeseen_exits(10, 1000, 12, 13),
+            0,
+            "changes beyond entries"
+        );
     }
 
     #[test]

@@ -209,7 +209,40 @@ fn charge_loop(
     hw: &Hardware,
 ) -> Option<LoopCharge> {
     let charge = charge_loop_bounds(l, table, hw)?;
-    Some(with_random_loads(charge, l, table, hw))
+    let charge = with_random_loads(charge, l, table, hw);
+    Some(with_unforeseen_exits(charge, l, table, hw))
+}
+
+/// Rule 29b: in a build that does not optimize, an innermost DO loop longer than X-Ray's
+/// `loop_exit_trips` misses its exit at every entry, not only at those whose trip count
+/// changed (rule 29 charges these in its body): one BMIS row more for each other entry.
+fn with_unforeseen_exits(
+    mut charge: LoopCharge,
+    l: &LoopStats,
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+    hw: &Hardware,
+) -> LoopCharge {
+    let limit = hw.cpu().and_then(|c| c.loop_exit_trips);
+    let (Some(limit), Some(n), Some(changes), Some(entries), Some(&(bmis, se, _))) = (
+        limit,
+        l.iterations,
+        l.trip_changes,
+        l.entries(),
+        table.get(&Param::BMIS),
+    ) else {
+        return charge;
+    };
+    let missed = rules::unforeseen_exits(entries, n, changes, limit);
+    if hw.branches_if_converted || missed == 0 {
+        return charge;
+    }
+    let missed = missed as f64;
+    charge
+        .rows
+        .push((Param::BMIS, missed, missed * bmis, missed * se));
+    charge.variance += (missed * se).powi(2);
+    charge.time_ns += missed * bmis;
+    charge
 }
 
 /// Rule 33: a loop whose loads at random addresses reach arrays beyond the first level (each
@@ -1420,6 +1453,7 @@ mod tests {
             consequent_runs: Vec::new(),
             traffic: None,
             entries_counted: None,
+            trip_changes: None,
             callees: Vec::new(),
             instructions_include_callees: false,
             instructions_as_built: false,
@@ -1495,6 +1529,38 @@ mod tests {
         body.add(Param::LOIN, 10);
         l.body_counts = Some(body.clone());
         (params, body, l)
+    }
+
+    /// Rule 29b: ten entries of ten trips, two of them with a new trip count (rule 29's);
+    /// on a host that foresees exits up to five trips the other eight miss theirs, one BMIS
+    /// each on top of the loop's time; up to ten trips, or in an optimized build, none.
+    #[test]
+    fn entries_longer_than_the_foreseen_loops_miss_their_exits_at_o0() {
+        let (params, body, mut l) = entered_loop();
+        let with_limit = |m: &Characterization, limit: Option<u32>| {
+            let mut m = m.clone();
+            let mut report = xray_report();
+            report.cpu.as_mut().unwrap().loop_exit_trips = limit;
+            m.xray = Some(report);
+            m
+        };
+        let o0 = machine(&[params.as_slice(), &[(Param::BMIS, 8.0, 0.0)]].concat());
+        let time =
+            |m: &Characterization, l: &LoopStats| predict_part("U", &body, &[l], m).time.mean_ns;
+        let base = time(&with_limit(&o0, Some(5)), &l);
+        l.trip_changes = Some(2);
+        let missed = time(&with_limit(&o0, Some(5)), &l);
+        assert!((missed - base - 64.0).abs() < 1e-9, "{base} -> {missed}");
+        assert!((time(&with_limit(&o0, Some(10)), &l) - base).abs() < 1e-9);
+        assert!((time(&with_limit(&o0, None), &l) - base).abs() < 1e-9);
+        let o2 = optimized(&[params.as_slice(), &[(Param::BMIS, 8.0, 0.0)]].concat());
+        let mut unwatched = l.clone();
+        unwatched.trip_changes = None;
+        assert!(
+            (time(&with_limit(&o2, Some(5)), &l) - time(&with_limit(&o2, Some(5)), &unwatched))
+                .abs()
+                < 1e-9
+        );
     }
 
     /// `params` at -O2 (its IFs may be conditional moves).

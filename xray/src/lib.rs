@@ -17,6 +17,7 @@ pub mod bench;
 pub mod caches;
 pub mod cpu;
 pub mod decide;
+pub mod loop_exit;
 pub mod registers;
 pub mod sequence;
 pub mod store;
@@ -170,6 +171,14 @@ pub fn measure(
             None
         }
     };
+    progress("the longest DO loop whose exit is foreseen");
+    let loop_exit_trips = match loop_exit::measure(&shop, opts.quick)? {
+        Ok(t) => Some(t),
+        Err(why) => {
+            notes.push(format!("loop exits: {why}"));
+            None
+        }
+    };
     progress("processors and SMT");
     let (processors, smt) = cpu::processors(&shop, opts.quick)?;
     let cpu = CpuInfo {
@@ -183,6 +192,7 @@ pub fn measure(
         processors,
         smt,
         window_instructions,
+        loop_exit_trips,
     };
     Ok(HardwareReport {
         caches,
