@@ -1340,30 +1340,49 @@ fn push_chain_case(
     groups.push(single(&[case.param], case.param.mnemonic()));
 }
 
+/// The test of `param`, measured against `base`'s double-precision throughput test: `base`'s
+/// body with its chains started from `inits` (an argument range where the library does more),
+/// each statement's counts amended by `charge`.
+fn moved_intrinsic_experiment(
+    exps: &mut Vec<Experiment>,
+    groups: &mut Vec<Group>,
+    (base, param): (Param, Param),
+    inits: Vec<(String, String)>,
+    purpose: &'static str,
+    charge: impl Fn(&mut OpCounts),
+) {
+    let f = FLAVORS[1];
+    let case = intrinsic_cases(f, CostKind::Throughput)
+        .into_iter()
+        .find(|c| c.param == base)
+        .expect("the base is among the double intrinsics");
+    let body = (1..=FEW_CHAINS)
+        .map(|k| {
+            let mut stmt = assign(&f.x(k), (case.value)(&f.x(k), k));
+            charge(&mut stmt.counts);
+            stmt
+        })
+        .collect();
+    exps.push(exp(param.to_string(), purpose, inits, body));
+    groups.push(Group {
+        unknowns: vec![param],
+        experiments: vec![param.to_string()],
+        baseline: Some(base.to_string()),
+    });
+}
+
 /// Rule 24b: SRDD, a double sine's argument reduction, from SIND's test with its chains moved
 /// to the fixed point of `X = SIN(X) + 20` (20.891, beyond `rules::SINE_REDUCED_FROM`: every
 /// call reduces its argument, in the same quadrant), against SIND's test as the baseline.
 fn reduced_sine_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
-    let f = FLAVORS[1];
-    let sine = intrinsic_cases(f, CostKind::Throughput)
-        .into_iter()
-        .find(|c| c.param == Param::SIND)
-        .expect("SIND is among the double intrinsics");
-    let body = (1..=FEW_CHAINS)
-        .map(|k| {
-            let mut stmt = assign(&f.x(k), (sine.value)(&f.x(k), k));
-            rules::charge_reduced_arguments(&mut stmt.counts, 1);
-            stmt
-        })
-        .collect();
-    let inits = inits_for(f, FEW_CHAINS, Some(20.0), Some(20.0), None);
-    let purpose = "X = SIN(X) + 20: fixed point 20.891, the argument reduced";
-    exps.push(exp(Param::SRDD.to_string(), purpose, inits, body));
-    groups.push(Group {
-        unknowns: vec![Param::SRDD],
-        experiments: vec![Param::SRDD.to_string()],
-        baseline: Some(Param::SIND.to_string()),
-    });
+    moved_intrinsic_experiment(
+        exps,
+        groups,
+        (Param::SIND, Param::SRDD),
+        inits_for(FLAVORS[1], FEW_CHAINS, Some(20.0), Some(20.0), None),
+        "X = SIN(X) + 20: fixed point 20.891, the argument reduced",
+        |c| rules::charge_reduced_arguments(c, 1),
+    );
 }
 
 /// Rule 9b: MQBD, one step of fmod beyond MODD's test, from MODD's test with its quotients
@@ -1371,27 +1390,21 @@ fn reduced_sine_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) 
 /// 18.0 steps a call on average against 10.0 (`rules::REMAINDER_TEST_STEPS`), so each call
 /// takes [`REMAINDER_STEPS_BEYOND`] steps more, against MODD's test as the baseline.
 fn remainder_step_experiment(exps: &mut Vec<Experiment>, groups: &mut Vec<Group>) {
-    let f = FLAVORS[1];
-    let fmod = intrinsic_cases(f, CostKind::Throughput)
-        .into_iter()
-        .find(|c| c.param == Param::MODD)
-        .expect("MODD is among the double intrinsics");
-    let body = (1..=FEW_CHAINS)
-        .map(|k| {
-            let mut stmt = assign(&f.x(k), (fmod.value)(&f.x(k), k));
-            let steps = u64::from(rules::REMAINDER_TEST_STEPS) + REMAINDER_STEPS_BEYOND;
-            rules::charge_remainder_steps(&mut stmt.counts, steps);
-            stmt
-        })
-        .collect();
-    let inits = inits_for(f, FEW_CHAINS, Some(0.3), Some(1_048_573.37), Some(1.0));
-    let purpose = "X = MOD(X * 1048573.37 + 0.5, 1): quotients 0-2^20, 8 fmod steps more";
-    exps.push(exp(Param::MQBD.to_string(), purpose, inits, body));
-    groups.push(Group {
-        unknowns: vec![Param::MQBD],
-        experiments: vec![Param::MQBD.to_string()],
-        baseline: Some(Param::MODD.to_string()),
-    });
+    let steps = u64::from(rules::REMAINDER_TEST_STEPS) + REMAINDER_STEPS_BEYOND;
+    moved_intrinsic_experiment(
+        exps,
+        groups,
+        (Param::MODD, Param::MQBD),
+        inits_for(
+            FLAVORS[1],
+            FEW_CHAINS,
+            Some(0.3),
+            Some(1_048_573.37),
+            Some(1.0),
+        ),
+        "X = MOD(X * 1048573.37 + 0.5, 1): quotients 0-2^20, 8 fmod steps more",
+        |c| rules::charge_remainder_steps(c, steps),
+    );
 }
 
 /// Rule 9b: the fmod steps a call of MQBD's test takes beyond MODD's test: the average of

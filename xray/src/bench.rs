@@ -106,6 +106,18 @@ pub fn tagged_numbers(stdout: &str, tag: &str) -> Vec<Vec<f64>> {
         .collect()
 }
 
+/// The (integer, value) pairs after `tag` on every line that starts with it: a measurement's
+/// time at each of the counts it tried, the counts multiplied by `scale`.
+pub fn tagged_pairs(stdout: &str, tag: &str, scale: u32) -> Vec<(u32, f64)> {
+    tagged_numbers(stdout, tag)
+        .iter()
+        .filter_map(|v| match v.as_slice() {
+            [k, ns] => Some((*k as u32 * scale, *ns)),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -164,21 +164,17 @@ pub fn measure(
         regs.push(n);
     }
     progress("the out-of-order window");
-    let window_instructions = match window::measure(&shop, opts.quick)? {
-        Ok(w) => Some(w),
-        Err(why) => {
-            notes.push(format!("out-of-order window not measured: {why}"));
-            None
-        }
-    };
+    let window_instructions = or_note(
+        window::measure(&shop, opts.quick)?,
+        "out-of-order window not measured",
+        &mut notes,
+    );
     progress("the longest DO loop whose exit is foreseen");
-    let loop_exit_trips = match loop_exit::measure(&shop, opts.quick)? {
-        Ok(t) => Some(t),
-        Err(why) => {
-            notes.push(format!("loop exits: {why}"));
-            None
-        }
-    };
+    let loop_exit_trips = or_note(
+        loop_exit::measure(&shop, opts.quick)?,
+        "loop exits",
+        &mut notes,
+    );
     progress("processors and SMT");
     let (processors, smt) = cpu::processors(&shop, opts.quick)?;
     let cpu = CpuInfo {
@@ -206,6 +202,13 @@ pub fn measure(
         notes,
         wall_time_s: start.elapsed().as_secs_f64(),
     })
+}
+
+/// A measurement's value, or None with `what` and the reason it could not be made noted.
+fn or_note(measured: Result<u32, String>, what: &str, notes: &mut Vec<String>) -> Option<u32> {
+    measured
+        .map_err(|why| notes.push(format!("{what}: {why}")))
+        .ok()
 }
 
 /// A note for each level whose compact sequences found fewer ways of the operating system's way

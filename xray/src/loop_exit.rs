@@ -55,13 +55,7 @@ pub fn measure(shop: &Workshop, quick: bool) -> Result<Result<u32, String>, Xray
     let (work, samples) = if quick { (400_000, 3) } else { (2_000_000, 5) };
     let input = format!("{MAX_TRIPS} {work} {samples}\n");
     let out = bench::run(&exe, &[], &input, Duration::from_secs(60))?;
-    let times: Vec<(u32, f64)> = bench::tagged_numbers(&out, "E")
-        .iter()
-        .filter_map(|v| match v.as_slice() {
-            [t, ns] => Some((*t as u32, *ns)),
-            _ => None,
-        })
-        .collect();
+    let times = bench::tagged_pairs(&out, "E", 1);
     if std::env::var_os("OPCOST_XRAY_TRACE").is_some() {
         eprintln!("  loop exits (trips, ns an entry): {times:?}");
     }

@@ -109,13 +109,7 @@ pub fn measure(shop: &Workshop, quick: bool) -> Result<Result<u32, String>, Xray
     let (iters, samples) = if quick { (400, 3) } else { (1000, 5) };
     let input = format!("{LINES} {iters} {samples} {KINDS}\n");
     let out = bench::run(&exe, &[], &input, Duration::from_secs(60))?;
-    let times: Vec<(u32, f64)> = bench::tagged_numbers(&out, "W")
-        .iter()
-        .filter_map(|v| match v.as_slice() {
-            [k, ns] => Some((*k as u32 * FILLER_STEP, *ns)),
-            _ => None,
-        })
-        .collect();
+    let times = bench::tagged_pairs(&out, "W", FILLER_STEP);
     if std::env::var_os("OPCOST_XRAY_TRACE").is_some() {
         eprintln!("  window (fillers, ns an iteration): {times:?}");
     }
