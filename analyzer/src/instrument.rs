@@ -673,24 +673,27 @@ fn trip_slots(
     prog: &Program,
     extents: &[crate::extents::LoopExtents],
 ) -> Vec<crate::trips::TripWatch> {
-    let base = extents_base(prog)
-        + extents
-            .iter()
-            .map(crate::extents::LoopExtents::slots)
-            .sum::<usize>();
-    crate::trips::trip_slots(prog, base)
+    crate::trips::trip_slots(prog, trips_base(prog, extents))
 }
 
-/// Statements whose fmod steps the counted copy counts (rule 9b), one slot each, after the
-/// trip counts' slots.
-fn remainder_slots(prog: &Program) -> Vec<(usize, usize)> {
-    let extents = extent_slots(prog);
-    let base = extents_base(prog)
+/// The first slot after those of `extents` (the [`extent_slots`]): where the trip counts'
+/// slots begin.
+fn trips_base(prog: &Program, extents: &[crate::extents::LoopExtents]) -> usize {
+    extents_base(prog)
         + extents
             .iter()
             .map(crate::extents::LoopExtents::slots)
             .sum::<usize>()
-        + crate::trips::TRIP_SLOTS * trip_slots(prog, &extents).len();
+}
+
+/// Statements whose fmod steps the counted copy counts (rule 9b), one slot each, after the
+/// slots of `extents` and `trips` (the [`extent_slots`] and [`trip_slots`]).
+fn remainder_slots(
+    prog: &Program,
+    extents: &[crate::extents::LoopExtents],
+    trips: &[crate::trips::TripWatch],
+) -> Vec<(usize, usize)> {
+    let base = trips_base(prog, extents) + crate::trips::TRIP_SLOTS * trips.len();
     crate::remainders::remainder_slots(prog, base)
 }
 
@@ -755,6 +758,7 @@ impl WatchedSlots {
         let quadrants = quadrant_slots(prog);
         let extents = extent_slots(prog);
         let scans = scan_slots(prog);
+        let trips = trip_slots(prog, &extents);
         WatchedSlots {
             ifs: branch_slots(prog).into_iter().collect(),
             multiway: multiway_slots(prog).into_iter().collect(),
@@ -762,11 +766,10 @@ impl WatchedSlots {
             scans: scans.into_iter().collect(),
             reductions: reduction_slots(&quadrants).into_iter().collect(),
             quadrants: quadrants.into_iter().collect(),
-            remainders: remainder_slots(prog).into_iter().collect(),
-            trips: trip_slots(prog, &extents)
+            remainders: remainder_slots(prog, &extents, &trips)
                 .into_iter()
-                .map(|t| (t.do_stmt, t))
                 .collect(),
+            trips: trips.into_iter().map(|t| (t.do_stmt, t)).collect(),
             extents: extents.into_iter().map(|e| (e.first_stmt, e)).collect(),
         }
     }
@@ -1240,7 +1243,7 @@ pub fn instrument_counters(
         Vec::new()
     };
     let remainders = if simulate_branches {
-        remainder_slots(prog)
+        remainder_slots(prog, &extents, &trips)
     } else {
         Vec::new()
     };

@@ -222,9 +222,11 @@ fn with_unforeseen_exits(
     table: &BTreeMap<Param, (f64, f64, usize)>,
     hw: &Hardware,
 ) -> LoopCharge {
-    let limit = hw.cpu().and_then(|c| c.loop_exit_trips);
+    if hw.branches_if_converted {
+        return charge;
+    }
     let (Some(limit), Some(n), Some(changes), Some(entries), Some(&(bmis, se, _))) = (
-        limit,
+        hw.cpu().and_then(|c| c.loop_exit_trips),
         l.iterations,
         l.trip_changes,
         l.entries(),
@@ -233,7 +235,7 @@ fn with_unforeseen_exits(
         return charge;
     };
     let missed = rules::unforeseen_exits(entries, n, changes, limit);
-    if hw.branches_if_converted || missed == 0 {
+    if missed == 0 {
         return charge;
     }
     let missed = missed as f64;

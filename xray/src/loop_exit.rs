@@ -38,7 +38,6 @@ pub fn limit(times: &[(u32, f64)]) -> Option<u32> {
             here >= jump && after >= jump
         })
         .map(|i| times[i - 1].0)
-        .filter(|&t| t >= 1)
 }
 
 /// Measure the longest DO loop whose exit the predictor foresees; Ok(Err(reason)) when no
