@@ -548,8 +548,8 @@ impl Instrumented {
 pub const BRANCH_SLOTS: usize = 1;
 /// Offset of the simulated misses among an IF's slots.
 pub const BRANCH_MISSES: usize = 0;
-/// Outcomes of global history that index the simulated predictor's base table of 2-bit
-/// counters (2^this entries).
+/// Outcomes of global history that select a short context of the simulated predictor (a
+/// table of 2^this tagged 2-bit counters).
 pub const HISTORY_BITS: u32 = 12;
 /// Outcomes of global history that identify a context in its tagged table.
 pub const LONG_HISTORY_BITS: u32 = 40;
@@ -561,16 +561,22 @@ pub const TAGGED_WAYS: usize = 8;
 
 /// IFs on variables whose outcomes feed a simulated branch predictor (rule 15):
 /// `(statement, first slot)`. Each has [`BRANCH_SLOTS`] counter slots after the probes. The
-/// predictor ([`predictor_subroutine`]) is a two-level global-history one, like the
-/// hardware's TAGE family: a base table of 2-bit counters indexed by the last
-/// [`HISTORY_BITS`] outcomes (it learns runs and short patterns), and a tagged table of
-/// contexts of the last [`LONG_HISTORY_BITS`] outcomes, allocated where the base missed,
-/// which learns a long sequence of outcomes that a program goes through again (the same
-/// sort, search or sieve repeated) up to its capacity, and misses independent outcomes. So
-/// its misses stand in for the real predictor's. (A gshare with 12 outcomes alone, used
-/// before, learned rule 15's test sequence of 100 outcomes, but 12 outcomes cannot tell the
-/// positions of a longer one apart; the host learns 20 000; a per-IF predictor with four outcomes of local history, used before that,
-/// overpredicted smith's bubble sort by 2x.)
+/// predictor ([`predictor_subroutine`]) is a small member of the hardware's TAGE family. Each
+/// branch has a 2-bit counter of its own, indexed by its identity as the hardware's base
+/// predictor is by its address: it keeps the branch's bias when the history is noise. A table
+/// of short contexts (the last [`HISTORY_BITS`] outcomes and the branch, tagged) learns runs
+/// and short patterns; a context is allocated where the branch's counter missed and predicts
+/// once it is confident and has been right more often than that counter where the two
+/// differed (a chooser per branch). A tagged table of contexts of the last
+/// [`LONG_HISTORY_BITS`] outcomes, allocated where neither missed less, learns a long sequence
+/// of outcomes that a program goes through again (the same sort, search or sieve repeated) up
+/// to its capacity, and misses independent outcomes. So its misses stand in for the real
+/// predictor's. (History alone indexing the 2-bit counters, used before, let IFs on random
+/// data share and spoil a biased IF's counters: docs/model.md, rule 15 with a counter per
+/// branch. A gshare with 12 outcomes alone, used before that, learned rule 15's test
+/// sequence of 100 outcomes, but 12 outcomes cannot tell the positions of a longer one apart;
+/// a per-IF predictor with four outcomes of local history overpredicted smith's bubble sort
+/// by 2x.)
 pub fn branch_slots(prog: &Program) -> Vec<(usize, usize)> {
     let base = prog.probes.len();
     prog.stmts
@@ -1095,7 +1101,13 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         format!("SUBROUTINE {name}(ID, OUT, MISS, IND)"),
         "INTEGER ID, IND".into(),
         "INTEGER*8 OUT, MISS".into(),
-        format!("INTEGER BASE(0:{}), VAL({nw}, 0:{})", nb - 1, ns - 1),
+        format!(
+            "INTEGER BIM(0:{}), CHO(0:{}), BASE(0:{})",
+            nb - 1,
+            nb - 1,
+            nb - 1
+        ),
+        format!("INTEGER BTAG(0:{}), VAL({nw}, 0:{})", nb - 1, ns - 1),
         format!("INTEGER*8 TAG({nw}, 0:{}), AGE({nw}, 0:{})", ns - 1, ns - 1),
         format!(
             "INTEGER*8 LAST(0:{}), ITAG(0:{}), ITGT(0:{})",
@@ -1106,7 +1118,8 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         "INTEGER*8 HL, HMAX, KEY, CLK".into(),
         // A constant power of two: the MODs below compile to masks, not 64-bit divisions.
         format!("PARAMETER (HMAX = {}_8)", 1u64 << LONG_HISTORY_BITS),
-        "INTEGER HS, IB, IS, W, HIT, VICT, PRED, K".into(),
+        "INTEGER HS, IB, IM, IS, W, HIT, VICT, PRED, K".into(),
+        "LOGICAL SHIT, STRG".into(),
         "LOGICAL READY".into(),
         "SAVE".into(),
         "DATA READY /.FALSE./".into(),
@@ -1119,7 +1132,10 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         "1     CONTINUE".into(),
         "2  CONTINUE".into(),
         format!("   DO 3 IB = 0, {}", nb - 1),
+        "      BIM(IB) = 1".into(),
+        "      CHO(IB) = 2".into(),
         "      BASE(IB) = 1".into(),
+        "      BTAG(IB) = -1".into(),
         "      LAST(IB) = -1".into(),
         "3  CONTINUE".into(),
         format!("   DO 4 IS = 0, {}", ns - 1),
@@ -1133,6 +1149,7 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         "K = INT(OUT)".into(),
         "CLK = CLK + 1".into(),
         format!("IB = MOD(HS + ID, {nb})"),
+        format!("IM = MOD(ID, {nb})"),
         format!("KEY = HL * {nb} + ID"),
         format!("IS = INT(MOD(KEY, {ns}))"),
         // An indirect jump: the target last taken in this history, else the jump's last.
@@ -1155,10 +1172,15 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         format!("DO 10 W = 1, {nw}"),
         "   IF (TAG(W, IS) .EQ. KEY) HIT = W".into(),
         "10 CONTINUE".into(),
+        // The provider: the long context, else the short one, else the branch's own counter.
+        "SHIT = BTAG(IB) .EQ. ID".into(),
+        "STRG = BASE(IB) .EQ. 0 .OR. BASE(IB) .EQ. 3".into(),
         "IF (HIT .GT. 0) THEN".into(),
         "   PRED = VAL(HIT, IS) / 2".into(),
-        "ELSE".into(),
+        "ELSE IF (SHIT .AND. CHO(IM) .GE. 2 .AND. STRG) THEN".into(),
         "   PRED = BASE(IB) / 2".into(),
+        "ELSE".into(),
+        "   PRED = BIM(IM) / 2".into(),
         "END IF".into(),
         "IF (PRED .NE. K) MISS = MISS + 1".into(),
         "IF (HIT .GT. 0) THEN".into(),
@@ -1173,7 +1195,21 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         "   VAL(VICT, IS) = 1 + K".into(),
         "   AGE(VICT, IS) = CLK".into(),
         "END IF".into(),
-        "BASE(IB) = MIN(3, MAX(0, BASE(IB) + 2*K - 1))".into(),
+        // A short context is allocated where the branch's own counter missed.
+        "IF (SHIT) THEN".into(),
+        "   IF (BASE(IB) / 2 .NE. BIM(IM) / 2) THEN".into(),
+        "      IF (BASE(IB) / 2 .EQ. K) THEN".into(),
+        "         CHO(IM) = MIN(3, CHO(IM) + 1)".into(),
+        "      ELSE".into(),
+        "         CHO(IM) = MAX(0, CHO(IM) - 1)".into(),
+        "      END IF".into(),
+        "   END IF".into(),
+        "   BASE(IB) = MIN(3, MAX(0, BASE(IB) + 2*K - 1))".into(),
+        "ELSE IF (HIT .EQ. 0 .AND. PRED .NE. K) THEN".into(),
+        "   BTAG(IB) = ID".into(),
+        "   BASE(IB) = 1 + K".into(),
+        "END IF".into(),
+        "BIM(IM) = MIN(3, MAX(0, BIM(IM) + 2*K - 1))".into(),
         format!("HS = MOD(2*HS + K, {nb})"),
         "HL = MOD(2*HL + K, HMAX)".into(),
         "END".into(),
