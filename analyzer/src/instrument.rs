@@ -565,12 +565,12 @@ pub const TAGGED_WAYS: usize = 8;
 /// branch has a 2-bit counter of its own, indexed by its identity as the hardware's base
 /// predictor is by its address: it keeps the branch's bias when the history is noise. A table
 /// of short contexts (the last [`HISTORY_BITS`] outcomes and the branch, tagged) learns runs
-/// and short patterns; a context is allocated where the branch's counter missed and predicts
+/// and short patterns; a context is allocated where the prediction missed and predicts
 /// once it is confident and has been right more often than that counter where the two
 /// differed (a chooser per branch). A tagged table of contexts of the last
-/// [`LONG_HISTORY_BITS`] outcomes, allocated where neither missed less, learns a long sequence
-/// of outcomes that a program goes through again (the same sort, search or sieve repeated) up
-/// to its capacity, and misses independent outcomes. So its misses stand in for the real
+/// [`LONG_HISTORY_BITS`] outcomes, allocated where the prediction from the others missed,
+/// learns a long sequence of outcomes that a program goes through again (the same sort,
+/// search or sieve repeated) up to its capacity, and misses independent outcomes. So its misses stand in for the real
 /// predictor's. (History alone indexing the 2-bit counters, used before, let IFs on random
 /// data share and spoil a biased IF's counters: docs/model.md, rule 15 with a counter per
 /// branch. A gshare with 12 outcomes alone, used before that, learned rule 15's test
@@ -1097,55 +1097,7 @@ fn pending_declarations(names: &Names) -> [String; 5] {
 fn predictor_subroutine(name: &str) -> Vec<String> {
     let nb = 1usize << HISTORY_BITS;
     let (ns, nw) = (TAGGED_SETS, TAGGED_WAYS);
-    [
-        format!("SUBROUTINE {name}(ID, OUT, MISS, IND)"),
-        "INTEGER ID, IND".into(),
-        "INTEGER*8 OUT, MISS".into(),
-        format!(
-            "INTEGER BIM(0:{}), CHO(0:{}), BASE(0:{})",
-            nb - 1,
-            nb - 1,
-            nb - 1
-        ),
-        format!("INTEGER BTAG(0:{}), VAL({nw}, 0:{})", nb - 1, ns - 1),
-        format!("INTEGER*8 TAG({nw}, 0:{}), AGE({nw}, 0:{})", ns - 1, ns - 1),
-        format!(
-            "INTEGER*8 LAST(0:{}), ITAG(0:{}), ITGT(0:{})",
-            nb - 1,
-            ns - 1,
-            ns - 1
-        ),
-        "INTEGER*8 HL, HMAX, KEY, CLK".into(),
-        // A constant power of two: the MODs below compile to masks, not 64-bit divisions.
-        format!("PARAMETER (HMAX = {}_8)", 1u64 << LONG_HISTORY_BITS),
-        "INTEGER HS, IB, IM, IS, W, HIT, VICT, PRED, K".into(),
-        "LOGICAL SHIT, STRG".into(),
-        "LOGICAL READY".into(),
-        "SAVE".into(),
-        "DATA READY /.FALSE./".into(),
-        "IF (.NOT. READY) THEN".into(),
-        format!("   DO 2 IS = 0, {}", ns - 1),
-        format!("      DO 1 W = 1, {nw}"),
-        "         TAG(W, IS) = -1".into(),
-        "         AGE(W, IS) = 0".into(),
-        "         VAL(W, IS) = 0".into(),
-        "1     CONTINUE".into(),
-        "2  CONTINUE".into(),
-        format!("   DO 3 IB = 0, {}", nb - 1),
-        "      BIM(IB) = 1".into(),
-        "      CHO(IB) = 2".into(),
-        "      BASE(IB) = 1".into(),
-        "      BTAG(IB) = -1".into(),
-        "      LAST(IB) = -1".into(),
-        "3  CONTINUE".into(),
-        format!("   DO 4 IS = 0, {}", ns - 1),
-        "      ITAG(IS) = -1".into(),
-        "4  CONTINUE".into(),
-        "   HS = 0".into(),
-        "   HL = 0".into(),
-        "   CLK = 0".into(),
-        "   READY = .TRUE.".into(),
-        "END IF".into(),
+    let update: Vec<String> = vec![
         "K = INT(OUT)".into(),
         "CLK = CLK + 1".into(),
         format!("IB = MOD(HS + ID, {nb})"),
@@ -1195,7 +1147,9 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         "   VAL(VICT, IS) = 1 + K".into(),
         "   AGE(VICT, IS) = CLK".into(),
         "END IF".into(),
-        // A short context is allocated where the branch's own counter missed.
+        // A short context learns; where it and the branch's counter disagree, the chooser
+        // learns which was right. A new one is allocated where no long context was found and
+        // the prediction missed.
         "IF (SHIT) THEN".into(),
         "   IF (BASE(IB) / 2 .NE. BIM(IM) / 2) THEN".into(),
         "      IF (BASE(IB) / 2 .EQ. K) THEN".into(),
@@ -1213,10 +1167,68 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         format!("HS = MOD(2*HS + K, {nb})"),
         "HL = MOD(2*HL + K, HMAX)".into(),
         "END".into(),
+    ];
+    predictor_setup(name, nb, ns, nw)
+        .into_iter()
+        .chain(update)
+        .map(|l| fixed_source_line(&l))
+        .collect()
+}
+
+/// The simulated predictor's declarations and its tables' setup at the first call: a 2-bit
+/// counter and a chooser per branch (`BIM`, `CHO`), the tagged short contexts (`BASE`,
+/// `BTAG`), the tagged long contexts (`VAL`, `TAG`, `AGE`) and the indirect jumps' targets.
+fn predictor_setup(name: &str, nb: usize, ns: usize, nw: usize) -> Vec<String> {
+    vec![
+        format!("SUBROUTINE {name}(ID, OUT, MISS, IND)"),
+        "INTEGER ID, IND".into(),
+        "INTEGER*8 OUT, MISS".into(),
+        format!(
+            "INTEGER BIM(0:{}), CHO(0:{}), BASE(0:{})",
+            nb - 1,
+            nb - 1,
+            nb - 1
+        ),
+        format!("INTEGER BTAG(0:{}), VAL({nw}, 0:{})", nb - 1, ns - 1),
+        format!("INTEGER*8 TAG({nw}, 0:{}), AGE({nw}, 0:{})", ns - 1, ns - 1),
+        format!(
+            "INTEGER*8 LAST(0:{}), ITAG(0:{}), ITGT(0:{})",
+            nb - 1,
+            ns - 1,
+            ns - 1
+        ),
+        "INTEGER*8 HL, HMAX, KEY, CLK".into(),
+        // A constant power of two: the MODs below compile to masks, not 64-bit divisions.
+        format!("PARAMETER (HMAX = {}_8)", 1u64 << LONG_HISTORY_BITS),
+        "INTEGER HS, IB, IM, IS, W, HIT, VICT, PRED, K".into(),
+        "LOGICAL SHIT, STRG".into(),
+        "LOGICAL READY".into(),
+        "SAVE".into(),
+        "DATA READY /.FALSE./".into(),
+        "IF (.NOT. READY) THEN".into(),
+        format!("   DO 2 IS = 0, {}", ns - 1),
+        format!("      DO 1 W = 1, {nw}"),
+        "         TAG(W, IS) = -1".into(),
+        "         AGE(W, IS) = 0".into(),
+        "         VAL(W, IS) = 0".into(),
+        "1     CONTINUE".into(),
+        "2  CONTINUE".into(),
+        format!("   DO 3 IB = 0, {}", nb - 1),
+        "      BIM(IB) = 1".into(),
+        "      CHO(IB) = 2".into(),
+        "      BASE(IB) = 1".into(),
+        "      BTAG(IB) = -1".into(),
+        "      LAST(IB) = -1".into(),
+        "3  CONTINUE".into(),
+        format!("   DO 4 IS = 0, {}", ns - 1),
+        "      ITAG(IS) = -1".into(),
+        "4  CONTINUE".into(),
+        "   HS = 0".into(),
+        "   HL = 0".into(),
+        "   CLK = 0".into(),
+        "   READY = .TRUE.".into(),
+        "END IF".into(),
     ]
-    .iter()
-    .map(|l| fixed_source_line(l))
-    .collect()
 }
 
 /// A line of generated source: a leading number up to a blank is a label (columns 1-5), the
