@@ -570,10 +570,10 @@ pub const TAGGED_WAYS: usize = 8;
 /// differed (a chooser per branch). A tagged table of contexts of the last
 /// [`LONG_HISTORY_BITS`] outcomes, allocated where the prediction from the others missed,
 /// learns a long sequence of outcomes that a program goes through again (the same sort,
-/// search or sieve repeated) up to its capacity, and misses independent outcomes. So its misses stand in for the real
-/// predictor's. (History alone indexing the 2-bit counters, used before, let IFs on random
-/// data share and spoil a biased IF's counters: docs/model.md, rule 15 with a counter per
-/// branch. A gshare with 12 outcomes alone, used before that, learned rule 15's test
+/// search or sieve repeated) up to its capacity, and misses independent outcomes. So its
+/// misses stand in for the real predictor's. (History alone indexing the 2-bit counters, used
+/// before, let IFs on random data share and spoil a biased IF's counters: docs/model.md, rule
+/// 15 with a counter per branch. A gshare with 12 outcomes alone, used before that, learned rule 15's test
 /// sequence of 100 outcomes, but 12 outcomes cannot tell the positions of a longer one apart;
 /// a per-IF predictor with four outcomes of local history overpredicted smith's bubble sort
 /// by 2x.)
@@ -1136,7 +1136,7 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         "END IF".into(),
         "IF (PRED .NE. K) MISS = MISS + 1".into(),
         "IF (HIT .GT. 0) THEN".into(),
-        "   VAL(HIT, IS) = MIN(3, MAX(0, VAL(HIT, IS) + 2*K - 1))".into(),
+        "   VAL(HIT, IS) = STEP(VAL(HIT, IS), K)".into(),
         "   AGE(HIT, IS) = CLK".into(),
         "ELSE IF (PRED .NE. K) THEN".into(),
         "   VICT = 1".into(),
@@ -1152,18 +1152,14 @@ fn predictor_subroutine(name: &str) -> Vec<String> {
         // the prediction missed.
         "IF (SHIT) THEN".into(),
         "   IF (BASE(IB) / 2 .NE. BIM(IM) / 2) THEN".into(),
-        "      IF (BASE(IB) / 2 .EQ. K) THEN".into(),
-        "         CHO(IM) = MIN(3, CHO(IM) + 1)".into(),
-        "      ELSE".into(),
-        "         CHO(IM) = MAX(0, CHO(IM) - 1)".into(),
-        "      END IF".into(),
+        "      CHO(IM) = STEP(CHO(IM), 1 - ABS(BASE(IB) / 2 - K))".into(),
         "   END IF".into(),
-        "   BASE(IB) = MIN(3, MAX(0, BASE(IB) + 2*K - 1))".into(),
+        "   BASE(IB) = STEP(BASE(IB), K)".into(),
         "ELSE IF (HIT .EQ. 0 .AND. PRED .NE. K) THEN".into(),
         "   BTAG(IB) = ID".into(),
         "   BASE(IB) = 1 + K".into(),
         "END IF".into(),
-        "BIM(IM) = MIN(3, MAX(0, BIM(IM) + 2*K - 1))".into(),
+        "BIM(IM) = STEP(BIM(IM), K)".into(),
         format!("HS = MOD(2*HS + K, {nb})"),
         "HL = MOD(2*HL + K, HMAX)".into(),
         "END".into(),
@@ -1200,10 +1196,12 @@ fn predictor_setup(name: &str, nb: usize, ns: usize, nw: usize) -> Vec<String> {
         "INTEGER*8 HL, HMAX, KEY, CLK".into(),
         // A constant power of two: the MODs below compile to masks, not 64-bit divisions.
         format!("PARAMETER (HMAX = {}_8)", 1u64 << LONG_HISTORY_BITS),
-        "INTEGER HS, IB, IM, IS, W, HIT, VICT, PRED, K".into(),
+        "INTEGER HS, IB, IM, IS, W, HIT, VICT, PRED, K, STEP, J, L".into(),
         "LOGICAL SHIT, STRG".into(),
         "LOGICAL READY".into(),
         "SAVE".into(),
+        // A 2-bit counter `J` after outcome `L` (1 taken), saturating at 0 and 3.
+        "STEP(J, L) = MIN(3, MAX(0, J + 2*L - 1))".into(),
         "DATA READY /.FALSE./".into(),
         "IF (.NOT. READY) THEN".into(),
         format!("   DO 2 IS = 0, {}", ns - 1),
