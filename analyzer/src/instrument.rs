@@ -47,6 +47,10 @@ pub struct Names {
     pub range: String,
     /// The function giving fmod's steps (rule 9b).
     pub remainder_steps: String,
+    /// The subroutine adding a variable step to its buckets (rule 21b).
+    pub step_histogram: String,
+    /// The subroutine adding a DO loop's variable step with its entry's trips (rule 21b).
+    pub step_entry: String,
 }
 
 impl Names {
@@ -76,6 +80,8 @@ impl Names {
                 reduction: format!("OPCRD{s}"),
                 range: format!("OPCRG{s}"),
                 remainder_steps: format!("OPCMB{s}"),
+                step_histogram: format!("OPCSH{s}"),
+                step_entry: format!("OPCSE{s}"),
             };
             let all = [
                 &n.counters,
@@ -92,6 +98,8 @@ impl Names {
                 &n.reduction,
                 &n.range,
                 &n.remainder_steps,
+                &n.step_histogram,
+                &n.step_entry,
             ];
             let prefix_free = !words.iter().any(|w| w.starts_with(n.induction.as_str()));
             if prefix_free && all.iter().all(|w| !words.contains(w.as_str())) {
@@ -703,6 +711,19 @@ fn remainder_slots(
     crate::remainders::remainder_slots(prog, base)
 }
 
+/// Innermost loops whose variable step the counted copy measures (rule 21b), their slots
+/// after those of `remainders` (the [`remainder_slots`]).
+fn step_slots(
+    prog: &Program,
+    extents: &[crate::extents::LoopExtents],
+    trips: &[crate::trips::TripWatch],
+    remainders: &[(usize, usize)],
+) -> Vec<crate::steps::StepWatch> {
+    let base =
+        trips_base(prog, extents) + crate::trips::TRIP_SLOTS * trips.len() + remainders.len();
+    crate::steps::step_slots(prog, base)
+}
+
 /// Insert `render(references, counter, j)` before the `j`th of `slots`'s statements (for the
 /// library references `watch` finds evaluated there; rules 23, 24) and in its consequent,
 /// `counter` being its slot of the array `counters`, and declare the INTEGER*8 support
@@ -757,6 +778,9 @@ pub struct WatchedSlots {
     /// Innermost DO loops whose trip counts are compared: DO statement -> watch
     /// ([`trip_slots`]).
     trips: HashMap<usize, crate::trips::TripWatch>,
+    /// Innermost loops whose variable step is measured: first statement -> watch
+    /// ([`step_slots`]).
+    steps: HashMap<usize, crate::steps::StepWatch>,
 }
 
 impl WatchedSlots {
@@ -765,6 +789,8 @@ impl WatchedSlots {
         let extents = extent_slots(prog);
         let scans = scan_slots(prog);
         let trips = trip_slots(prog, &extents);
+        let remainders = remainder_slots(prog, &extents, &trips);
+        let steps = step_slots(prog, &extents, &trips, &remainders);
         WatchedSlots {
             ifs: branch_slots(prog).into_iter().collect(),
             multiway: multiway_slots(prog).into_iter().collect(),
@@ -772,9 +798,8 @@ impl WatchedSlots {
             scans: scans.into_iter().collect(),
             reductions: reduction_slots(&quadrants).into_iter().collect(),
             quadrants: quadrants.into_iter().collect(),
-            remainders: remainder_slots(prog, &extents, &trips)
-                .into_iter()
-                .collect(),
+            remainders: remainders.into_iter().collect(),
+            steps: steps.into_iter().map(|w| (w.first_stmt, w)).collect(),
             trips: trips.into_iter().map(|t| (t.do_stmt, t)).collect(),
             extents: extents.into_iter().map(|e| (e.first_stmt, e)).collect(),
         }
@@ -802,6 +827,16 @@ impl WatchedSlots {
             .get(&s)
             .map(|e| e.measured(counters))
             .unwrap_or_default()
+    }
+
+    /// The variable step of the loop whose first statement is `s` that a run's `counters`
+    /// measured (rule 21b); None if it measured none.
+    pub fn measured_steps(
+        &self,
+        s: usize,
+        counters: &[u64],
+    ) -> Option<model::program_stats::StepHistogram> {
+        self.steps.get(&s)?.measured(counters)
     }
 
     /// The character positions the INDEX references of statement `s` scanned in a run
@@ -1293,6 +1328,11 @@ pub fn instrument_counters(
     } else {
         Vec::new()
     };
+    let steps = if simulate_branches {
+        step_slots(prog, &extents, &trips, &remainders)
+    } else {
+        Vec::new()
+    };
     let used = prog.probes.len()
         + BRANCH_SLOTS * slots.len()
         + multiway.len()
@@ -1305,7 +1345,8 @@ pub fn instrument_counters(
             .map(crate::extents::LoopExtents::slots)
             .sum::<usize>()
         + crate::trips::TRIP_SLOTS * trips.len()
-        + remainders.len();
+        + remainders.len()
+        + crate::steps::STEP_SLOTS * steps.len();
     // One more slot flags a step that was zero at run time (see `induction`).
     let zero_step_flag = loops
         .iter()
@@ -1452,6 +1493,14 @@ pub fn instrument_counters(
     for t in &trips {
         rw.insert_before(t.do_stmt, &t.statements(c));
     }
+    for w in &steps {
+        let add = w.statements(c, &names.step_histogram, &names.step_entry);
+        if w.before_entry() {
+            rw.insert_before(w.first_stmt, &add);
+        } else {
+            rw.insert_after(w.first_stmt, &add);
+        }
+    }
     for (s, st) in prog.stmts.iter().enumerate() {
         let main = prog.units[st.unit].kind == UnitKind::Main;
         match &st.stmt {
@@ -1499,6 +1548,10 @@ pub fn instrument_counters(
     .chain(crate::quadrants::reduction_function(&names.reduction))
     .chain(crate::quadrants::range_function(&names.range))
     .chain(crate::remainders::steps_function(&names.remainder_steps))
+    .chain(crate::steps::support(
+        &names.step_histogram,
+        &names.step_entry,
+    ))
     .collect::<Vec<_>>()
     .join("\n")
         + "\n";

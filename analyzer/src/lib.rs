@@ -32,6 +32,7 @@ pub mod report;
 pub mod scans;
 pub mod source;
 pub mod stats;
+pub mod steps;
 pub mod symbols;
 pub mod syntax;
 pub mod traffic;

@@ -418,7 +418,11 @@ fn loop_stats(
             let measured = counters
                 .map(|c| slots.measured_extents(l.first, c))
                 .unwrap_or_default();
-            let traffic = crate::traffic::loop_traffic(prog, l.unit, l.first, l.last, &measured);
+            let traffic = crate::traffic::loop_traffic(prog, l.unit, l.first, l.last, &measured)
+                .map(|mut t| {
+                    t.measured_steps = counters.and_then(|c| slots.measured_steps(l.first, c));
+                    t
+                });
             LoopStats {
                 unit: prog.units[l.unit].name.clone(),
                 file: prog.files[st.file].path.clone(),

@@ -30,41 +30,27 @@ pub fn loop_traffic(
 ) -> Option<LoopTraffic> {
     let sym = &prog.units[unit].symbols;
     let shapes = Shapes { sym, measured };
-    let stmts: Vec<&Stmt> = prog.stmts[first..=last]
-        .iter()
-        .map(|s| s.stmt.as_ref())
-        .collect::<Option<_>>()?;
-    // A DO statement's control is evaluated once, before the iterations.
-    let (index, body) = match stmts.first() {
-        Some(Stmt::Do(_, ctrl)) => (Some(do_index(sym, ctrl)), &stmts[1..]),
-        _ => (None, &stmts[..]),
-    };
-    // A jump inside the body (the loop's own closing GO TO aside) may skip an assignment.
-    let jumps = body
-        .iter()
-        .take(body.len().saturating_sub(1))
-        .any(|s| jumps(s));
-    let mut walk = Walk {
-        sym,
-        refs: Vec::new(),
-        assigned: HashSet::new(),
-        defs: HashMap::new(),
-        values: HashMap::new(),
-        calls_load: true,
-        depth: usize::from(jumps),
-    };
-    for s in body {
-        walk.stmt(s);
-    }
-    if let Some((var, _)) = &index {
-        walk.assigned.insert(var.clone());
-    }
+    let (first_stmt, index, walk) = walk_loop(prog, unit, first, last)?;
     let moves = Moves {
         shapes: &shapes,
         index: index.as_ref().map(|(v, s)| (v.as_str(), *s)),
         assigned: &walk.assigned,
         defs: &walk.defs,
+        unit_step: None,
     };
+    // Rule 21b: where the step is a variable, the moves per unit of it.
+    let step = variable_step(sym, first_stmt, &walk);
+    let per_step_moves = step.as_ref().map(|step| Moves {
+        index: index.as_ref().map(|(v, s)| {
+            let unit = matches!(step, VariableStep::Do { .. });
+            (v.as_str(), if unit { Some(1) } else { *s })
+        }),
+        unit_step: match step {
+            VariableStep::Increment(name) => Some(name.as_str()),
+            VariableStep::Do { .. } => None,
+        },
+        ..moves
+    });
     // Around it: the enclosing DO loop's variable moves, this loop's is held.
     let outer = enclosing_do(prog, unit, first, last);
     let mut held = walk.assigned.clone();
@@ -76,6 +62,7 @@ pub fn loop_traffic(
         index: Some((var.as_str(), *step)),
         assigned: &held,
         defs: &walk.defs,
+        unit_step: None,
     });
     let outside_loaded = outside_values(prog, unit, first, last).loaded_names();
     let body_loaded = walk.loaded_names();
@@ -114,6 +101,10 @@ pub fn loop_traffic(
                         .map(|n| n.to_ascii_uppercase())
                         .any(|n| Some(n.as_str()) != own && outside_loaded.contains(&n))
                 }),
+            stride_per_step_bytes: match (stride, &per_step_moves) {
+                (None, Some(m)) if !indirect => m.stride(&r.array, &r.subscripts),
+                _ => None,
+            },
         });
     }
     let footprint_bytes = moving
@@ -122,7 +113,133 @@ pub fn loop_traffic(
     Some(LoopTraffic {
         references,
         footprint_bytes,
+        measured_steps: None,
     })
+}
+
+/// A DO loop's variable (upper case) and its step when constant.
+type DoIndex = (String, Option<i64>);
+
+/// The walk over the body of the loop made of statements `first..=last` of `unit`, with its
+/// first statement and, for a DO loop, its variable and constant step; None when one of its
+/// statements could not be parsed.
+fn walk_loop(
+    prog: &Program,
+    unit: usize,
+    first: usize,
+    last: usize,
+) -> Option<(&Stmt, Option<DoIndex>, Walk<'_>)> {
+    let sym = &prog.units[unit].symbols;
+    let stmts: Vec<&Stmt> = prog.stmts[first..=last]
+        .iter()
+        .map(|s| s.stmt.as_ref())
+        .collect::<Option<_>>()?;
+    // A DO statement's control is evaluated once, before the iterations.
+    let (index, body) = match stmts.first() {
+        Some(Stmt::Do(_, ctrl)) => (Some(do_index(sym, ctrl)), &stmts[1..]),
+        _ => (None, &stmts[..]),
+    };
+    // A jump inside the body (the loop's own closing GO TO aside) may skip an assignment;
+    // exit tests before the first assignment (`20 IF (K .GT. N) GO TO 30`) only end the
+    // iterations, every one that goes on runs the rest.
+    let inside: HashSet<u32> = (first..=last)
+        .filter_map(|k| prog.statement(k).label)
+        .collect();
+    let exits_first = body
+        .iter()
+        .take_while(|s| matches!(s, Stmt::LogicalIf(_, inner, _) if matches!(**inner, Stmt::Goto(l) if !inside.contains(&l))))
+        .count();
+    let jumps = body
+        .iter()
+        .take(body.len().saturating_sub(1))
+        .skip(exits_first)
+        .any(|s| jumps(s));
+    let mut walk = Walk {
+        sym,
+        refs: Vec::new(),
+        assigned: HashSet::new(),
+        defs: HashMap::new(),
+        values: HashMap::new(),
+        calls_load: true,
+        depth: usize::from(jumps),
+    };
+    for s in body {
+        walk.stmt(s);
+    }
+    if let Some((var, _)) = &index {
+        walk.assigned.insert(var.clone());
+    }
+    Some((stmts[0], index, walk))
+}
+
+/// Rule 21b: a loop's step that the source gives as a variable, which the counting run
+/// measures (`crate::steps`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum VariableStep {
+    /// A DO loop's step that is not a constant, with its control's texts (for the trips).
+    Do {
+        start: String,
+        end: String,
+        step: String,
+    },
+    /// An increment `K = K + L` (`L + K`, `K - L`) the body makes once every iteration, by a
+    /// scalar `L` (upper case) it does not change.
+    Increment(String),
+}
+
+/// The variable step of the innermost loop made of statements `first..=last` of `unit`: its
+/// DO step, or its one increment by a loop-invariant scalar; None when it has neither, both,
+/// or increments by several.
+pub fn loop_variable_step(
+    prog: &Program,
+    unit: usize,
+    first: usize,
+    last: usize,
+) -> Option<VariableStep> {
+    let (first_stmt, _, walk) = walk_loop(prog, unit, first, last)?;
+    variable_step(&prog.units[unit].symbols, first_stmt, &walk)
+}
+
+fn variable_step(sym: &Symbols, first: &Stmt, walk: &Walk) -> Option<VariableStep> {
+    let do_step = match first {
+        Stmt::Do(_, ctrl) => ctrl
+            .step
+            .as_ref()
+            .filter(|e| sym.constant_int(e).is_none())
+            .map(|e| VariableStep::Do {
+                start: sexpr_text(&ctrl.start),
+                end: sexpr_text(&ctrl.end),
+                step: sexpr_text(e),
+            }),
+        _ => None,
+    };
+    let mut increments: Vec<String> = walk
+        .defs
+        .iter()
+        .filter_map(|(n, value)| {
+            let is_n = |x: &SExpr| matches!(x, SExpr::Name(y) if y.eq_ignore_ascii_case(n));
+            let by = match value.as_ref()? {
+                SExpr::Binary(BOp::Add, a, b) if is_n(a) => b,
+                SExpr::Binary(BOp::Add, a, b) if is_n(b) => a,
+                SExpr::Binary(BOp::Sub, a, b) if is_n(a) => b,
+                _ => return None,
+            };
+            match &**by {
+                SExpr::Name(l) if sym.constant_int(by).is_none() && !sym.is_array(l) => {
+                    let l = l.to_ascii_uppercase();
+                    (!walk.assigned.contains(&l)).then_some(l)
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    increments.sort();
+    increments.dedup();
+    match (do_step, increments.as_slice()) {
+        (Some(d), []) => Some(d),
+        (None, [l]) => Some(VariableStep::Increment(l.clone())),
+        _ => None,
+    }
 }
 
 /// What the statements of `unit` outside `first..=last` may set its scalars to (rule 33:
@@ -174,7 +291,7 @@ fn enclosing_do(
 }
 
 /// A DO statement's variable (upper case) and its step when constant (1 when omitted).
-fn do_index(sym: &Symbols, ctrl: &DoControl) -> (String, Option<i64>) {
+fn do_index(sym: &Symbols, ctrl: &DoControl) -> DoIndex {
     let step = match &ctrl.step {
         None => Some(1),
         Some(e) => sym.constant_int(e),
@@ -512,6 +629,9 @@ struct Moves<'a> {
     index: Option<(&'a str, Option<i64>)>,
     assigned: &'a HashSet<String>,
     defs: &'a HashMap<String, Option<SExpr>>,
+    /// Rule 21b: the scalar whose value a loop-invariant increment `K = K + L` is counted
+    /// as one unit of (moves are then per unit of the loop's variable step).
+    unit_step: Option<&'a str>,
 }
 
 /// How many definitions `ROW = I + K`, `K = ...` a subscript's movement is followed through.
@@ -565,12 +685,14 @@ impl Moves<'_> {
         }
         // An induction variable: `K = K + c`, `K = c + K`, `K = K - c`, c constant.
         let is_n = |x: &SExpr| matches!(x, SExpr::Name(y) if y.eq_ignore_ascii_case(n));
+        let amount = |x: &SExpr| match (x, self.unit_step) {
+            (SExpr::Name(y), Some(unit)) if y.eq_ignore_ascii_case(unit) => Some(1),
+            _ => self.shapes.sym.constant_int(x),
+        };
         match value {
-            SExpr::Binary(BOp::Add, a, b) if is_n(a) => self.shapes.sym.constant_int(b),
-            SExpr::Binary(BOp::Add, a, b) if is_n(b) => self.shapes.sym.constant_int(a),
-            SExpr::Binary(BOp::Sub, a, b) if is_n(a) => {
-                self.shapes.sym.constant_int(b)?.checked_neg()
-            }
+            SExpr::Binary(BOp::Add, a, b) if is_n(a) => amount(b),
+            SExpr::Binary(BOp::Add, a, b) if is_n(b) => amount(a),
+            SExpr::Binary(BOp::Sub, a, b) if is_n(a) => amount(b)?.checked_neg(),
             _ => None,
         }
     }

@@ -301,6 +301,15 @@ fn an_index_computed_in_the_body_moves_with_the_do_variable() {
 }
 
 /// The loops of `source` from a counting run (gfortran -O0, with the watches `predict` runs).
+/// The traffic of the counted loop that starts at `line`.
+fn counted_traffic_at(counted: &[LoopStats], line: u32) -> LoopTraffic {
+    counted
+        .iter()
+        .find(|l| l.first_line == line)
+        .and_then(|l| l.traffic.clone())
+        .unwrap_or_else(|| panic!("no loop at line {line}: {counted:?}"))
+}
+
 fn counted_loops_of(source: &str) -> Vec<LoopStats> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.f");
@@ -350,13 +359,7 @@ fn a_counting_run_measures_the_extents_of_adjustable_arrays() {
       END
 ";
     let counted = counted_loops_of(src);
-    let at = |line: u32| {
-        counted
-            .iter()
-            .find(|l| l.first_line == line)
-            .and_then(|l| l.traffic.clone())
-            .unwrap_or_else(|| panic!("no loop at line {line}: {counted:?}"))
-    };
+    let at = |line: u32| counted_traffic_at(&counted, line);
     let rows = at(12);
     assert_eq!(reference(&rows, "KEEP").stride_bytes, Some(-400));
     assert_eq!(rows.footprint_bytes, Some(100 * 100 * 4));
@@ -369,6 +372,70 @@ fn a_counting_run_measures_the_extents_of_adjustable_arrays() {
     assert_eq!(reference(&rows, "KEEP").stride_bytes, None);
     assert_eq!(rows.footprint_bytes, None);
     assert_eq!(reference(&traffic_at(src, 20), "A").stride_bytes, None);
+}
+
+/// Rule 21b: a step the source gives as a variable is measured by the counting run. A strided
+/// maximum's DO step (2, then 64: the first call 500 iterations, the second 16) and a sieve's
+/// increment by the outer DO variable, in a loop closed by GO TO whose exit test comes
+/// first: its references move 4 bytes per unit of the step, the histogram holds each
+/// iteration's step by its power of two.
+#[test]
+fn a_counting_run_measures_a_variable_step() {
+    let src = "      PROGRAM P
+      DOUBLE PRECISION V(1000), S
+      LOGICAL F(100)
+      INTEGER I, K
+      DO 5 I = 1, 1000
+         V(I) = 1.0D0
+    5 CONTINUE
+      CALL EVERY(V, 1000, 2, S)
+      CALL EVERY(V, 1000, 64, S)
+      DO 30 I = 2, 10
+         K = I * I
+   20    IF (K .GT. 100) GO TO 30
+         F(K) = .FALSE.
+         K = K + I
+         GO TO 20
+   30 CONTINUE
+      PRINT *, S, F(4)
+      END
+C     THE LARGEST OF EVERY KTH ELEMENT
+      SUBROUTINE EVERY(X, N, KTH, BIG)
+      INTEGER N, KTH, J
+      DOUBLE PRECISION X(N), BIG
+      BIG = X(1)
+      DO 10 J = 1, N, KTH
+         BIG = MAX(BIG, X(J))
+   10 CONTINUE
+      END
+";
+    let counted = counted_loops_of(src);
+    let at = |line: u32| counted_traffic_at(&counted, line);
+    let strided = at(24);
+    let v = reference(&strided, "X");
+    assert_eq!((v.stride_bytes, v.stride_per_step_bytes), (None, Some(8)));
+    let steps = strided.measured_steps.expect("the DO step is measured");
+    assert_eq!(steps.iterations.len(), analyzer::steps::STEP_BUCKETS);
+    assert_eq!((steps.iterations[1], steps.magnitudes[1]), (500, 1000));
+    assert_eq!((steps.iterations[6], steps.magnitudes[6]), (16, 1024));
+    assert_eq!(steps.iterations.iter().sum::<u64>(), 516);
+    // The sieve: steps 2..10 over K from I*I to 100.
+    let sieve = at(12);
+    let f = reference(&sieve, "F");
+    assert_eq!((f.stride_bytes, f.stride_per_step_bytes), (None, Some(4)));
+    let steps = sieve.measured_steps.expect("the increment is measured");
+    let crossings = |i: u64| (100 - i * i) / i + 1;
+    let expect = |lo: u64, hi: u64| (lo..=hi).map(crossings).sum::<u64>();
+    assert_eq!(steps.iterations[1], expect(2, 3));
+    assert_eq!(steps.iterations[2], expect(4, 7));
+    assert_eq!(steps.iterations[3], expect(8, 10));
+    let magnitudes: u64 = (2..=10).map(|i| i * crossings(i)).sum();
+    assert_eq!(steps.magnitudes.iter().sum::<u64>(), magnitudes);
+    // The source alone: per-step moves, nothing measured; a constant step needs neither.
+    let alone = traffic_at(src, 24);
+    assert_eq!(reference(&alone, "X").stride_per_step_bytes, Some(8));
+    assert_eq!(alone.measured_steps, None);
+    assert_eq!(reference(&at(5), "V").stride_per_step_bytes, None);
 }
 
 /// Rule 21: what a reference moves from one entry of its loop to the next, the loop around

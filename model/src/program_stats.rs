@@ -204,6 +204,23 @@ pub struct LoopTraffic {
     /// to the next, by their declared sizes; None when one size is not known at compile time
     /// (an assumed-size or adjustable dummy array whose bounds are not constants).
     pub footprint_bytes: Option<u64>,
+    /// Rule 21b: the loop's step where the source gives it as a variable (a DO loop's step
+    /// `DO I = 1, N, K`, or an increment `K = K + L` by a scalar the loop does not change), as
+    /// the counting run saw it: the iterations and the sum of the step's magnitude, by the
+    /// step's power of two (`[k]`: steps from 2^k to 2^(k+1) - 1, the last open above). None
+    /// where the loop has no such step or the run did not measure it, and in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_steps: Option<StepHistogram>,
+}
+
+/// Rule 21b: a variable step's iterations by its power of two (see
+/// [`LoopTraffic::measured_steps`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepHistogram {
+    /// Iterations whose step's magnitude was from 2^k to 2^(k+1) - 1 (a zero step in `[0]`).
+    pub iterations: Vec<u64>,
+    /// The step's magnitudes over those iterations, summed.
+    pub magnitudes: Vec<u64>,
 }
 
 /// One distinct array element reference of a loop's body.
@@ -250,6 +267,11 @@ pub struct ArrayReference {
     /// aside): each entry starts at an address no prefetcher follows (rule 33).
     #[serde(default)]
     pub random_start: bool,
+    /// Rule 21b: where `stride_bytes` is None only because the loop's step is a variable
+    /// (see [`LoopTraffic::measured_steps`]), the bytes the address moves per unit of that
+    /// step; None otherwise, and in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stride_per_step_bytes: Option<i64>,
 }
 
 /// Instructions of one kind, scalar and packed (SIMD).
@@ -459,8 +481,13 @@ mod tests {
                 array_bytes: Some(8000),
                 indirect: true,
                 random_start: false,
+                stride_per_step_bytes: Some(8),
             }],
             footprint_bytes: None,
+            measured_steps: Some(StepHistogram {
+                iterations: vec![3, 0, 5],
+                magnitudes: vec![3, 0, 21],
+            }),
         });
         let text = serde_json::to_string(&l).unwrap();
         assert!(text.contains(r#""stride_bytes":null"#), "{text}");

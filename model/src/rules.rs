@@ -260,6 +260,7 @@ use crate::catalogue::{DataType, Operation, Param, Precision, StorageClass};
 use crate::counts::OpCounts;
 use crate::expr::{ArithOp, Expr, Operand, Type, UnaryOp};
 use crate::intrinsics::{self, IntrinsicRule};
+use crate::program_stats::StepHistogram;
 
 fn storage(global: bool) -> StorageClass {
     if global {
@@ -1372,6 +1373,27 @@ pub fn streamed_bytes(stride_bytes: Option<i64>, element_bytes: u32, line_bytes:
     }
 }
 
+/// Rule 21b: the bytes an iteration of a reference that moves `per_step_bytes` per unit of
+/// its loop's variable step, whose magnitudes the counting run saw as `steps`: each
+/// iteration's step capped at a line, as [`streamed_bytes`] caps a constant one, averaged
+/// over the iterations; None when the run saw none. A group of steps between two powers of
+/// two that does not all reach a line is charged its bytes, at most a line an iteration.
+pub fn stepped_bytes(per_step_bytes: i64, steps: &StepHistogram, line_bytes: u64) -> Option<f64> {
+    let per_step = per_step_bytes.unsigned_abs() as f64;
+    let line = line_bytes as f64;
+    let mut bytes = 0.0;
+    for (k, (&n, &sum)) in steps.iterations.iter().zip(&steps.magnitudes).enumerate() {
+        let all_reach_a_line = per_step * 2f64.powi(k as i32) >= line;
+        bytes += if all_reach_a_line {
+            n as f64 * line
+        } else {
+            (per_step * sum as f64).min(n as f64 * line)
+        };
+    }
+    let iterations: u64 = steps.iterations.iter().sum();
+    (iterations > 0).then(|| bytes / iterations as f64)
+}
+
 /// Rule 21: whether a reference that moves `stride_bytes` an iteration and `outer_stride_bytes`
 /// from one entry of its loop to the next finds an entry's lines again at the next entry: it
 /// takes a line of its own every iteration (a row of a column-major array) while the loop
@@ -1844,6 +1866,41 @@ pub fn reads_array(e: &Expr) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_variable_step_moves_its_measured_bytes_at_most_a_line_an_iteration() {
+        use super::{stepped_bytes, StepHistogram};
+        // A sieve's crossings-out of 4-byte flags: 100 iterations at step 3 (12 bytes), 50 at
+        // steps 16 to 31 (a line each), summed magnitudes 3 * 100 and 1000.
+        let mut steps = StepHistogram {
+            iterations: vec![0; 16],
+            magnitudes: vec![0; 16],
+        };
+        (steps.iterations[1], steps.magnitudes[1]) = (100, 300);
+        (steps.iterations[4], steps.magnitudes[4]) = (50, 1000);
+        let bytes = stepped_bytes(4, &steps, 64).unwrap();
+        assert!(
+            (bytes - (100.0 * 12.0 + 50.0 * 64.0) / 150.0).abs() < 1e-9,
+            "{bytes}"
+        );
+        // Steps 8 to 15 of doubles straddle a line: their bytes, at most a line each.
+        let mut straddle = StepHistogram {
+            iterations: vec![0; 16],
+            magnitudes: vec![0; 16],
+        };
+        (straddle.iterations[3], straddle.magnitudes[3]) = (2, 8 + 15);
+        assert_eq!(stepped_bytes(-8, &straddle, 64), Some(64.0));
+        (straddle.iterations[3], straddle.magnitudes[3]) = (2, 8 + 8);
+        assert_eq!(stepped_bytes(8, &straddle, 64), Some(64.0));
+        (straddle.iterations[2], straddle.magnitudes[2]) = (2, 4 + 5);
+        assert_eq!(stepped_bytes(8, &straddle, 64), Some((72.0 + 128.0) / 4.0));
+        // A run that saw no iteration measures nothing.
+        let none = StepHistogram {
+            iterations: vec![0; 16],
+            magnitudes: vec![0; 16],
+        };
+        assert_eq!(stepped_bytes(8, &none, 64), None);
+    }
+
     #[test]
     fn a_row_comes_back_to_its_lines_when_the_loop_around_moves_within_them() {
         use super::reuses_lines_across_entries as reuses;

@@ -623,13 +623,21 @@ impl<'a> Hardware<'a> {
             .find_map(|c| c.block_bytes)
             .map_or(64, u64::from);
         let trips = entries.filter(|&e| e > 0).map(|e| iterations / e as f64);
+        // A reference's bytes an iteration: by its step, or by the variable step the counting
+        // run measured (rule 21b).
+        let streamed = |r: &ArrayReference| {
+            let stepped = match (r.stride_bytes, r.stride_per_step_bytes) {
+                (None, Some(per_step)) => traffic
+                    .measured_steps
+                    .as_ref()
+                    .and_then(|steps| rules::stepped_bytes(per_step, steps, line)),
+                _ => None,
+            };
+            stepped.unwrap_or_else(|| rules::streamed_bytes(r.stride_bytes, r.element_bytes, line))
+        };
         // One entry's lines: every reference's bytes an iteration, over its trips.
         let entry_bytes = trips.map(|t| {
-            let per_iteration: f64 = traffic
-                .references
-                .iter()
-                .map(|r| rules::streamed_bytes(r.stride_bytes, r.element_bytes, line))
-                .sum();
+            let per_iteration: f64 = traffic.references.iter().map(streamed).sum();
             (per_iteration * t) as u64
         });
         let entry_level = entry_bytes
@@ -651,10 +659,7 @@ impl<'a> Hardware<'a> {
             let (to, bytes) = match (reused, entry_level.and_then(|b| b.level)) {
                 (true, Some(1)) => (&mut entry, f64::from(r.element_bytes)),
                 (true, _) => (&mut entry, line as f64),
-                (false, _) => (
-                    &mut whole,
-                    rules::streamed_bytes(r.stride_bytes, r.element_bytes, line),
-                ),
+                (false, _) => (&mut whole, streamed(r)),
             };
             if r.read {
                 to.0 += bytes;
@@ -2516,6 +2521,49 @@ mod tests {
                     "{flags}: {small:?}"
                 );
             }
+        }
+    }
+
+    /// Rule 21b: a strided scaling of 16 MB whose step is an argument (8, then 32 elements: a
+    /// line every iteration) reads and writes a line an iteration at memory's copy rate,
+    /// where the source alone would charge an element.
+    #[test]
+    fn a_variable_step_of_a_line_streams_a_line_an_iteration() {
+        let mut m = machine(&[(Param::INST, 0.01, 0.0), (Param::MEMO, 0.01, 0.0)]);
+        m.xray = Some(xray_report());
+        let src = "      PROGRAM S
+      DOUBLE PRECISION W(2000000)
+      COMMON /BIG/ W
+      INTEGER K
+      DO 5 K = 1, 2000000
+         W(K) = 1.0D0
+    5 CONTINUE
+      CALL SCALE(2000000, W, 8)
+      CALL SCALE(2000000, W, 32)
+      PRINT *, W(9)
+      END
+      SUBROUTINE SCALE(LEN, W, INC)
+      INTEGER LEN, INC, K
+      DOUBLE PRECISION W(LEN)
+      DO 10 K = 1, LEN, INC
+         W(K) = 2.0D0 * W(K)
+   10 CONTINUE
+      END
+";
+        let Some((_dir, _file, a)) = analyzed("scale.f", src, &m) else {
+            return;
+        };
+        for flags in ["-O0", "-O2"] {
+            let p = predicted_at(&a.stats, &mut m, flags);
+            let scale = p.loops.iter().find(|l| l.first_line == 15).unwrap();
+            assert_eq!(scale.bound, LoopBound::Memory, "{flags}: {:?}", p.loops);
+            // 250 000 + 62 500 iterations, each a 64-byte line read and written at memory's
+            // copy rate, 6 B/ns.
+            let want = (250_000.0 + 62_500.0) * 128.0 / 6.0 * 1e-9;
+            assert!(
+                (scale.time_s - want).abs() < 1e-3 * want,
+                "{flags}: {scale:?}"
+            );
         }
     }
 
