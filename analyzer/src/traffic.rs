@@ -145,10 +145,11 @@ fn walk_loop(
     let inside: HashSet<u32> = (first..=last)
         .filter_map(|k| prog.statement(k).label)
         .collect();
-    let exits_first = body
-        .iter()
-        .take_while(|s| matches!(s, Stmt::LogicalIf(_, inner, _) if matches!(**inner, Stmt::Goto(l) if !inside.contains(&l))))
-        .count();
+    let leaves = |s: &Stmt| match s {
+        Stmt::LogicalIf(_, inner, _) => matches!(**inner, Stmt::Goto(l) if !inside.contains(&l)),
+        _ => false,
+    };
+    let exits_first = body.iter().take_while(|s| leaves(s)).count();
     let jumps = body
         .iter()
         .take(body.len().saturating_sub(1))
