@@ -34,20 +34,19 @@ pub struct StepWatch {
 /// from `base` on.
 pub fn step_slots(prog: &Program, base: usize) -> Vec<StepWatch> {
     let mut out = Vec::new();
+    let none = MeasuredExtents::new();
     for l in crate::recurrence::innermost_loops(prog) {
-        let Some(step) = crate::traffic::loop_variable_step(prog, l.unit, l.first, l.last) else {
+        // A reference moves per unit of a step only where the loop has a variable one.
+        let moves_by_a_step = crate::traffic::loop_traffic(prog, l.unit, l.first, l.last, &none)
+            .is_some_and(|t| {
+                t.references
+                    .iter()
+                    .any(|r| r.stride_per_step_bytes.is_some())
+            });
+        if !moves_by_a_step {
             continue;
-        };
-        let none = MeasuredExtents::new();
-        let Some(traffic) = crate::traffic::loop_traffic(prog, l.unit, l.first, l.last, &none)
-        else {
-            continue;
-        };
-        if traffic
-            .references
-            .iter()
-            .any(|r| r.stride_per_step_bytes.is_some())
-        {
+        }
+        if let Some(step) = crate::traffic::loop_variable_step(prog, l.unit, l.first, l.last) {
             out.push(StepWatch {
                 first_stmt: l.first,
                 step,

@@ -218,14 +218,8 @@ fn variable_step(sym: &Symbols, first: &Stmt, walk: &Walk) -> Option<VariableSte
         .defs
         .iter()
         .filter_map(|(n, value)| {
-            let is_n = |x: &SExpr| matches!(x, SExpr::Name(y) if y.eq_ignore_ascii_case(n));
-            let by = match value.as_ref()? {
-                SExpr::Binary(BOp::Add, a, b) if is_n(a) => b,
-                SExpr::Binary(BOp::Add, a, b) if is_n(b) => a,
-                SExpr::Binary(BOp::Sub, a, b) if is_n(a) => b,
-                _ => return None,
-            };
-            match &**by {
+            let (by, _) = increment(n, value.as_ref()?)?;
+            match by {
                 SExpr::Name(l) if sym.constant_int(by).is_none() && !sym.is_array(l) => {
                     let l = l.to_ascii_uppercase();
                     (!walk.assigned.contains(&l)).then_some(l)
@@ -239,6 +233,18 @@ fn variable_step(sym: &Symbols, first: &Stmt, walk: &Walk) -> Option<VariableSte
     match (do_step, increments.as_slice()) {
         (Some(d), []) => Some(d),
         (None, [l]) => Some(VariableStep::Increment(l.clone())),
+        _ => None,
+    }
+}
+
+/// The amount `value` adds to scalar `n` when it is an increment of `n` (`N + X`, `X + N`,
+/// `N - X`), and whether it subtracts it.
+fn increment<'e>(n: &str, value: &'e SExpr) -> Option<(&'e SExpr, bool)> {
+    let is_n = |x: &SExpr| matches!(x, SExpr::Name(y) if y.eq_ignore_ascii_case(n));
+    match value {
+        SExpr::Binary(BOp::Add, a, b) if is_n(a) => Some((b, false)),
+        SExpr::Binary(BOp::Add, a, b) if is_n(b) => Some((a, false)),
+        SExpr::Binary(BOp::Sub, a, b) if is_n(a) => Some((b, true)),
         _ => None,
     }
 }
@@ -685,16 +691,15 @@ impl Moves<'_> {
             return self.movement(value, depth + 1);
         }
         // An induction variable: `K = K + c`, `K = c + K`, `K = K - c`, c constant.
-        let is_n = |x: &SExpr| matches!(x, SExpr::Name(y) if y.eq_ignore_ascii_case(n));
-        let amount = |x: &SExpr| match (x, self.unit_step) {
-            (SExpr::Name(y), Some(unit)) if y.eq_ignore_ascii_case(unit) => Some(1),
-            _ => self.shapes.sym.constant_int(x),
+        let (by, down) = increment(n, value)?;
+        let amount = match (by, self.unit_step) {
+            (SExpr::Name(y), Some(unit)) if y.eq_ignore_ascii_case(unit) => 1,
+            _ => self.shapes.sym.constant_int(by)?,
         };
-        match value {
-            SExpr::Binary(BOp::Add, a, b) if is_n(a) => amount(b),
-            SExpr::Binary(BOp::Add, a, b) if is_n(b) => amount(a),
-            SExpr::Binary(BOp::Sub, a, b) if is_n(a) => amount(b)?.checked_neg(),
-            _ => None,
+        if down {
+            amount.checked_neg()
+        } else {
+            Some(amount)
         }
     }
 
