@@ -3,8 +3,10 @@
 //! recurrence is made of (a division by a constant becomes a sign extension, a multiply-high,
 //! shifts and a correction; an IF becomes a compare and a conditional move), so the longest
 //! loop-carried path through the code as built is the recurrence bound of an optimized loop,
-//! priced at X-Ray's latencies (X-Ray, Yotov et al., section 7). Memory is not followed: a
-//! value carried through a store and a later load is not seen.
+//! priced at X-Ray's latencies (X-Ray, Yotov et al., section 7). A value carried through a
+//! store and a later load of the same address is followed too ([`forwarding`], rule 31b).
+
+mod forwarding;
 
 use crate::loops::{family, fp_op, int_base, is_double, Fp, Insn};
 
@@ -36,10 +38,12 @@ pub enum FpOp {
     Sqrt,
 }
 
-/// The registers followed: 16 general-purpose ones, 32 vector ones, the flags.
+/// The registers followed: 16 general-purpose ones, 32 vector ones, the flags, and up to
+/// `MEMORY_SLOTS` addresses a value passes through from a store to a load (rule 31b).
 const GPRS: usize = 16;
 const FLAGS: usize = GPRS + 32;
-const REGS: usize = FLAGS + 1;
+const MEMORY_SLOTS: usize = 16;
+const REGS: usize = FLAGS + 1 + MEMORY_SLOTS;
 
 /// One instruction's dependences: the registers its result waits for (`reads`), those of its
 /// memory operand's address (`address`, waited for plus a load when it loads), those it
@@ -67,11 +71,12 @@ impl Dependences {
     /// The dependences of a body given as `insns` in listing order, with `edges[k]` the
     /// later positions control goes to after the k-th and whether it jumps back to the head.
     pub(crate) fn of(insns: &[&Insn], edges: Vec<(Vec<usize>, bool)>) -> Dependences {
-        let steps = insns
+        let mut steps: Vec<Step> = insns
             .iter()
             .zip(edges)
             .map(|(insn, (next, latch))| step(insn, next, latch))
             .collect();
+        forwarding::link(insns, &mut steps);
         Dependences { steps }
     }
 
@@ -499,5 +504,35 @@ mod tests {
         // if (c) x = x * 3 else x = x + 1: the multiply's side is the longer.
         let branches = ".L2:\n\ttestl %edx, %edx\n\tje .L3\n\timull $3, %eax, %eax\n\tjmp .L4\n.L3:\n\taddl $1, %eax\n.L4:\n\tsubl $1, %ecx\n\tjne .L2\n";
         assert_eq!(carried(branches), 3.0);
+    }
+
+    #[test]
+    fn a_value_stored_in_one_pass_and_loaded_in_the_next_carries_the_load() {
+        // RC(J) = MAX(RP(J), RC(J-1)) on dummy arrays as GCC -O2 emits it: RC(J) stored at
+        // 4(%r8,%rax,4) is loaded back at (%r8,%rax,4) a pass later, %rax stepped by one on
+        // both paths. The MAX path: load 5, compare 1, conditional move 1.
+        // Without the link it carries the index's add alone.
+        let row = ".L121:\n\tmovl 4(%rcx,%rax,4), %edx\n\tmovl (%r8,%rax,4), %esi\n\tcmpl %esi, %edx\n\tcmovl %esi, %edx\n\tmovl %edx, 4(%r8,%rax,4)\n\taddq $1, %rax\n\tcmpq %rdi, %rax\n\tje .L119\n.L123:\n\tcmpl (%r9,%rax,4), %r10d\n\tjne .L121\n\tmovl (%rcx,%rax,4), %esi\n\tleal 1(%rsi), %edx\n\tmovl %edx, 4(%r8,%rax,4)\n\taddq $1, %rax\n\tcmpq %rdi, %rax\n\tjne .L123\n.L119:\n\tret\n";
+        // GCC's layout makes two loops of it; the MAX path's is the one headed by .L121.
+        let loops = innermost_loops(&listing(row));
+        let max_path = loops.iter().find(|l| l.head == ".L121").unwrap();
+        assert_eq!(max_path.dependences.carried_per_pass(&cycles), Some(7.0));
+        // Y(I) = Y(I) + A(J) * X(J) with Y(I) kept in memory: the load, the add (3) and the
+        // store every pass.
+        let into = ".L2:\n\tmovsd (%rsi,%rax,8), %xmm0\n\tmulsd (%rdx,%rax,8), %xmm0\n\taddsd (%rdi), %xmm0\n\tmovsd %xmm0, (%rdi)\n\taddq $1, %rax\n\tcmpq %rax, %rcx\n\tjne .L2\n";
+        assert_eq!(carried(into), 8.0);
+        // A(J) = A(J+1) * C reads what no earlier pass wrote: only the index is carried.
+        let ahead = ".L2:\n\tmovsd 8(%rdi,%rax,8), %xmm0\n\tmulsd %xmm1, %xmm0\n\tmovsd %xmm0, (%rdi,%rax,8)\n\taddq $1, %rax\n\tcmpq %rax, %rcx\n\tjne .L2\n";
+        assert_eq!(carried(ahead), 1.0);
+        // Through a register whose step differs between the two paths, no address is known.
+        let unknown = ".L2:\n\tmovsd (%rdi), %xmm0\n\taddsd %xmm1, %xmm0\n\ttestl %edx, %edx\n\tje .L3\n\taddq $8, %rdi\n.L3:\n\tmovsd %xmm0, 8(%rdi)\n\tsubl $1, %ecx\n\tjne .L2\n";
+        assert_eq!(carried(unknown), 1.0);
+        // A store on one path only: the other path breaks the chain, and out-of-order
+        // execution overlaps the pieces; it is not followed.
+        let sometimes = ".L2:\n\tmovsd (%rdi), %xmm0\n\taddsd %xmm1, %xmm0\n\ttestl %edx, %edx\n\tje .L3\n\tmovsd %xmm0, (%rdi)\n.L3:\n\tsubl $1, %ecx\n\tjne .L2\n";
+        assert_eq!(carried(sometimes), 1.0);
+        // On every path it is: load 5, add 3.
+        let always = sometimes.replace("\tje .L3\n", "\tje .L4\n.L4:\n");
+        assert_eq!(carried(&always), 8.0);
     }
 }

@@ -679,7 +679,7 @@ fn increments(insns: &[&Insn]) -> HashMap<String, i64> {
 }
 
 /// The register (64-bit name) an instruction adds a constant to, and the constant.
-fn increment(insn: &Insn) -> Option<(String, i64)> {
+pub(crate) fn increment(insn: &Insn) -> Option<(String, i64)> {
     let ops = &insn.operands;
     let reg = |o: &String| o.starts_with('%').then(|| family(o));
     match (int_base(&insn.mnemonic), ops.as_slice()) {
@@ -727,7 +727,7 @@ fn immediate(operand: &str) -> Option<i64> {
 }
 
 /// A decimal or `0x` hexadecimal integer, possibly negative; an empty displacement is 0.
-fn parse_int(text: &str) -> Option<i64> {
+pub(crate) fn parse_int(text: &str) -> Option<i64> {
     let (negative, digits) = match text.trim().strip_prefix('-') {
         Some(d) => (true, d),
         None => (false, text.trim()),

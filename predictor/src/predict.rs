@@ -2455,8 +2455,24 @@ mod tests {
         assert!(row.time_s >= 50.0 * 999.0 * 6e-9 * 0.99, "{row:?}");
     }
 
-    /// The prediction of a program analyzed for `m` when `m` was characterized at `flags`
-    /// (its counts fitted to that build).
+    /// `source` analyzed on the test machine (INST 0.01 ns, X-Ray's 1 GHz report) and
+    /// fitted to its -O0 and its -O2 build, with the machine as characterized at -O2; None
+    /// without gfortran.
+    fn fitted_at_o0_and_o2(
+        file: &str,
+        source: &str,
+    ) -> Option<(ProgramStats, ProgramStats, Characterization)> {
+        let mut m = machine(&[(Param::INST, 0.01, 0.0)]);
+        let (_dir, _file, a) = analyzed(file, source, &m)?;
+        m.xray = Some(xray_report());
+        let mut o0 = a.stats.clone();
+        crate::issue::fit_to_build(&mut o0, &m).unwrap();
+        let mut o2 = a.stats;
+        m.compiler.flags = vec!["-O2".into()];
+        crate::issue::fit_to_build(&mut o2, &m).unwrap();
+        Some((o0, o2, m))
+    }
+
     /// Rule 31: Schrage's generator as GCC -O2 builds it carries a chain of about 18
     /// latencies (sign extension, multiply-high, shifts, sign correction, two multiplies, a
     /// conditional move); the loop waits for it where it is longer than the source's links,
@@ -2464,18 +2480,11 @@ mod tests {
     #[test]
     fn a_loop_waits_for_the_chain_its_machine_loop_carries() {
         let source = "      PROGRAM LCG\n      INTEGER ISEED, I, J, IRAN\n      ISEED = 4711\n      DO 10 I = 1, 100000\n         J = IRAN(ISEED)\n   10 CONTINUE\n      PRINT *, ISEED\n      END\n      INTEGER FUNCTION IRAN(ISEED)\n      INTEGER ISEED, K\n      K = ISEED / 127773\n      ISEED = 16807 * (ISEED - K * 127773) - 2836 * K\n      IF (ISEED .LT. 0) ISEED = ISEED + 2147483647\n      IRAN = ISEED\n      END\n";
-        let mut m = machine(&[(Param::INST, 0.01, 0.0)]);
-        let Some((_dir, _file, a)) = analyzed("lcg.f", source, &m) else {
+        let Some((o0, o2, m)) = fitted_at_o0_and_o2("lcg.f", source) else {
             return;
         };
-        m.xray = Some(xray_report());
         let loop_of = |p: &Prediction| p.loops.iter().find(|l| l.first_line == 4).cloned();
-        let mut o0 = a.stats.clone();
-        crate::issue::fit_to_build(&mut o0, &m).unwrap();
         assert!(o0.loops.iter().all(|l| l.carried_chain_ns.is_none()));
-        let mut o2 = a.stats.clone();
-        m.compiler.flags = vec!["-O2".into()];
-        crate::issue::fit_to_build(&mut o2, &m).unwrap();
         let l = o2.loops.iter().find(|l| l.first_line == 4).unwrap();
         // 1 GHz: one ns a cycle.
         let per_iteration = l.carried_chain_ns.unwrap() / 100000.0;
@@ -2489,6 +2498,26 @@ mod tests {
         );
     }
 
+    /// Rule 31b: a seed updated through a dummy argument beside a CHARACTER store (which may
+    /// alias it) is loaded and stored on every pass at -O2, so the loop waits for the load
+    /// plus the generator's instructions: 4 + 3 + 1 + 3 + 1 + 1 + 3 + 1 cycles on the test
+    /// machine (one ns a cycle). Without the link through memory it carries its index alone.
+    #[test]
+    fn a_value_stored_and_loaded_back_every_pass_carries_the_chain_through_memory() {
+        let source = "      PROGRAM P\n      CHARACTER*1000 S\n      INTEGER ISEED, K\n      ISEED = 4711\n      DO 5 K = 1, 100\n         CALL FILL(ISEED, S, 1000)\n    5 CONTINUE\n      PRINT *, ISEED, S(1:10)\n      END\n      INTEGER FUNCTION IRANGE(ISEED, N)\n      INTEGER ISEED, N\n      ISEED = MOD(ISEED * 171, 30269)\n      IRANGE = MOD(ISEED, N)\n      END\n      SUBROUTINE FILL(ISEED, S, N)\n      INTEGER ISEED, N, J, K, IRANGE\n      CHARACTER*(*) S\n      EXTERNAL IRANGE\n      DO 10 J = 1, N\n         IF (J .EQ. 1) THEN\n            K = IRANGE(ISEED, 52)\n         ELSE\n            K = IRANGE(ISEED, 62)\n         END IF\n         S(J:J) = CHAR(65 + K)\n   10 CONTINUE\n      END\n";
+        let Some((_, o2, m)) = fitted_at_o0_and_o2("seed.f", source) else {
+            return;
+        };
+        let l = o2.loops.iter().find(|l| l.first_line == 19).unwrap();
+        let per_iteration = l.carried_chain_ns.unwrap() / 100000.0;
+        assert!((14.0..=20.0).contains(&per_iteration), "{per_iteration} ns");
+        let p = predict(&o2, &m);
+        let charged = p.loops.iter().find(|l| l.first_line == 19).unwrap();
+        assert_eq!(charged.bound, LoopBound::Recurrence, "{charged:?}");
+    }
+
+    /// The prediction of a program analyzed for `m` when `m` was characterized at `flags`
+    /// (its counts fitted to that build).
     fn predicted_at(stats: &ProgramStats, m: &mut Characterization, flags: &str) -> Prediction {
         let mut stats = stats.clone();
         m.compiler.flags = vec![flags.into()];
