@@ -534,5 +534,10 @@ mod tests {
         // On every path it is: load 5, add 3.
         let always = sometimes.replace("\tje .L3\n", "\tje .L4\n.L4:\n");
         assert_eq!(carried(&always), 8.0);
+        // An empty body links nothing and carries nothing.
+        assert_eq!(
+            Dependences::of(&[], Vec::new()).carried_per_pass(&cycles),
+            None
+        );
     }
 }

@@ -101,7 +101,9 @@ pub(super) fn link(insns: &[&Insn], steps: &mut [Step]) {
 fn on_every_pass(steps: &[Step]) -> Vec<bool> {
     let n = steps.len();
     let mut to = vec![0u128; n];
-    to[0] = 1;
+    if let Some(head) = to.first_mut() {
+        *head = 1;
+    }
     for k in 0..n {
         for &j in &steps[k].next {
             to[j] = to[j].saturating_add(to[k]);
@@ -112,18 +114,20 @@ fn on_every_pass(steps: &[Step]) -> Vec<bool> {
         let later = steps[k].next.iter().map(|&j| from[j]);
         from[k] = later.fold(u128::from(steps[k].latch), u128::saturating_add);
     }
+    // Too many paths to count (saturated): none is known to be on all of them.
+    let all = from.first().copied().filter(|&a| a > 0 && a < u128::MAX);
     (0..n)
-        .map(|k| to[k].saturating_mul(from[k]) == from[0] && from[0] > 0)
+        .map(|k| all.is_some_and(|a| to[k].saturating_mul(from[k]) == a))
         .collect()
 }
 
 /// The registers' offsets from the head before each instruction, and what a pass adds to
-/// each (the same on every path back to the head, or None). None when the body has no way
-/// back to its head.
+/// each (the same on every path back to the head, or None). None for an empty body or one
+/// with no way back to its head.
 fn offsets(insns: &[&Insn], steps: &[Step]) -> Option<(Vec<Offsets>, Offsets)> {
     let n = insns.len();
     let mut incoming: Vec<Option<Offsets>> = vec![None; n];
-    incoming[0] = Some([Some(0); GPRS]);
+    *incoming.first_mut()? = Some([Some(0); GPRS]);
     let mut before = vec![[None; GPRS]; n];
     let mut end: Option<Offsets> = None;
     let merge = |into: &mut Option<Offsets>, from: &Offsets| match into {
