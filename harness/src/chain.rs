@@ -8,7 +8,7 @@
 
 mod forwarding;
 
-use crate::loops::{family, fp_op, int_base, is_double, Fp, Insn};
+use crate::loops::{compares, family, fp_op, int_base, is_double, Fp, Insn};
 
 /// What an instruction's result waits for after its inputs, priced by the caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -303,12 +303,7 @@ fn general(m: &str, ops: &[String], s: &mut Step) {
         .flat_map(|o| address_of(o))
         .collect();
     s.loads = ops.iter().any(memory) && !m.starts_with("lea");
-    let compares = [
-        "cmp", "test", "ucomi", "comi", "vucomi", "vcomi", "ptest", "bt",
-    ]
-    .iter()
-    .any(|p| m.starts_with(p));
-    if compares {
+    if compares(m) {
         s.reads = regs(ops);
         s.writes = vec![flags];
         return;

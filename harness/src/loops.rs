@@ -485,11 +485,20 @@ fn is_memory(operand: &str) -> bool {
     operand.contains('(')
 }
 
+/// A compare or test: it reads its operands and writes only the flags.
+pub(crate) fn compares(m: &str) -> bool {
+    [
+        "cmp", "test", "bt", "ucomi", "comi", "vucomi", "vcomi", "ptest",
+    ]
+    .iter()
+    .any(|p| m.starts_with(p))
+}
+
 /// Whether an instruction loads and whether it stores, by [`accesses_memory`]'s rule: a
 /// memory destination (the last operand) is stored unless the instruction only compares
 /// it, and loaded unless the instruction only writes it (a move, a `set`, an extract); a
 /// memory source is loaded. A push or call stores to the stack, a pop or return loads.
-fn loads_and_stores(m: &str, ops: &[String]) -> (bool, bool) {
+pub(crate) fn loads_and_stores(m: &str, ops: &[String]) -> (bool, bool) {
     if !accesses_memory(m, &ops.join(",")) {
         return (false, false);
     }
@@ -502,11 +511,7 @@ fn loads_and_stores(m: &str, ops: &[String]) -> (bool, bool) {
     let Some((last, sources)) = ops.split_last() else {
         return (false, false);
     };
-    let reads_only = [
-        "cmp", "test", "bt", "ucomi", "comi", "vucomi", "vcomi", "ptest",
-    ]
-    .iter()
-    .any(|p| m.starts_with(p))
+    let reads_only = compares(m)
         || m.starts_with('j')
         || (sources.is_empty() && matches!(int_op(m), Some(Int::Mul | Int::Div)));
     let writes_only = [
@@ -698,7 +703,7 @@ pub(crate) fn increment(insn: &Insn) -> Option<(String, i64)> {
 
 /// The registers of a memory operand `disp(base, index, scale)` (64-bit names), each with
 /// the factor it moves the address by: 1 for the base, the scale for the index.
-fn address_registers(operand: &str) -> Vec<(String, i64)> {
+pub(crate) fn address_registers(operand: &str) -> Vec<(String, i64)> {
     let Some((_, inside)) = operand.split_once('(') else {
         return Vec::new();
     };

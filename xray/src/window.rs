@@ -88,7 +88,8 @@ pub fn knee(times: &[(u32, f64)]) -> Option<u32> {
         .map(|i| times[i].0 + 1)
 }
 
-/// Each filler count's best time over two runs (a busy moment only ever slows a run down).
+/// Each filler count's best time over two runs (a busy moment only ever slows a run down);
+/// the second run's alone where the two do not match (the first run, with none before it).
 fn best_of(a: &[(u32, f64)], b: &[(u32, f64)]) -> Vec<(u32, f64)> {
     if a.len() != b.len() {
         return b.to_vec();
@@ -124,11 +125,7 @@ pub fn measure(shop: &Workshop, quick: bool) -> Result<Result<u32, String>, Xray
     for _ in 0..ATTEMPTS {
         let out = bench::run(&exe, &[], &input, Duration::from_secs(60))?;
         let run = bench::tagged_pairs(&out, "W", FILLER_STEP);
-        times = if times.is_empty() {
-            run
-        } else {
-            best_of(&times, &run)
-        };
+        times = best_of(&times, &run);
         if std::env::var_os("OPCOST_XRAY_TRACE").is_some() {
             eprintln!("  window (fillers, ns an iteration): {times:?}");
         }

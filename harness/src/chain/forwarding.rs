@@ -13,13 +13,12 @@
 //! 10 cycles a pass when no match breaks it, 3.2 when one pass in six matches).
 
 use super::{register, Step, GPRS, MEMORY_SLOTS, REGS};
-use crate::loops::{increment, parse_int, Insn};
+use crate::loops::{address_registers, increment, loads_and_stores, parse_int, Insn};
 use std::collections::BTreeMap;
 
-/// Where a memory operand points: everything but its constant part (a symbol, the base and
-/// index registers, the scale) and the constant part relative to the registers' values at
-/// the loop's head.
-type Place = (String, Option<u8>, Option<u8>, i64);
+/// Where a memory operand points but for its constant part: its symbol, and its base and
+/// index registers each with the factor it moves the address by.
+type Place = (String, Vec<(u8, i64)>);
 
 /// Each general-purpose register's offset from its value at the head (None: not a constant
 /// offset on every path there).
@@ -143,8 +142,7 @@ fn offsets(insns: &[&Insn], steps: &[Step]) -> Option<(Vec<Offsets>, Offsets)> {
             continue;
         };
         before[k] = state;
-        let stepped =
-            increment(insns[k]).and_then(|(r, by)| Some((register(&format!("%{r}"))?, by)));
+        let stepped = increment(insns[k]).and_then(|(r, by)| Some((followed(&r)?, by)));
         for &w in steps[k].writes.iter().filter(|&&w| (w as usize) < GPRS) {
             state[w as usize] = match stepped {
                 Some((r, by)) if r == w => state[w as usize].map(|o| o + by),
@@ -161,43 +159,41 @@ fn offsets(insns: &[&Insn], steps: &[Step]) -> Option<(Vec<Offsets>, Offsets)> {
     Some((before, end?))
 }
 
+/// A general-purpose register (64-bit name, no `%`) as the chain follows it; None for one it
+/// does not follow.
+fn followed(name: &str) -> Option<u8> {
+    register(&format!("%{name}")).filter(|&r| (r as usize) < GPRS)
+}
+
 /// The memory operands of the k-th instruction whose addresses are known relative to the
-/// head. Address computations (`lea`), prefetches, pushes and calls access nothing followed.
+/// head, each loaded and stored as [`loads_and_stores`] says of its instruction (x86 has one
+/// memory operand an instruction; only the last operand is stored). Pushes, pops, calls and jumps reach memory
+/// no chain is followed through.
 fn accesses(k: usize, insn: &Insn, before: &Offsets, per_pass: &Offsets) -> Vec<Access> {
-    let m = insn.mnemonic.as_str();
-    if ["lea", "nop", "prefetch", "push", "pop", "call", "j"]
+    let (m, ops) = (insn.mnemonic.as_str(), insn.operands.as_slice());
+    if ["push", "pop", "call", "j"]
         .iter()
         .any(|p| m.starts_with(p))
     {
         return Vec::new();
     }
-    let compares = [
-        "cmp", "test", "ucomi", "comi", "vucomi", "vcomi", "ptest", "bt",
-    ]
-    .iter()
-    .any(|p| m.starts_with(p));
-    let writes_only = ["mov", "vmov", "set", "pextr", "vpextr", "vextract", "stos"]
-        .iter()
-        .any(|p| m.starts_with(p));
-    // One operand: only an increment, a negation or a set writes it (a multiply or a
-    // division reads it).
-    let one_operand_store = ["inc", "dec", "neg", "not", "set"]
-        .iter()
-        .any(|p| m.starts_with(p));
-    let last = insn.operands.len().saturating_sub(1);
-    insn.operands
-        .iter()
+    let (loads, stores) = loads_and_stores(m, ops);
+    if !(loads || stores) {
+        return Vec::new();
+    }
+    let last = ops.len().saturating_sub(1);
+    ops.iter()
         .enumerate()
         .filter_map(|(i, operand)| {
             let (place, offset, step) = address(operand, before, per_pass)?;
-            let stores = i == last && !compares && (last > 0 || one_operand_store);
+            let stores = stores && i == last;
             Some(Access {
                 position: k,
                 place,
                 offset,
                 step,
                 stores,
-                loads: !stores || !writes_only,
+                loads,
             })
         })
         .collect()
@@ -210,24 +206,12 @@ fn address(
     before: &Offsets,
     per_pass: &Offsets,
 ) -> Option<(Place, i64, Option<i64>)> {
-    let (disp, inside) = operand.trim().split_once('(')?;
-    let parts: Vec<&str> = inside
-        .trim_end_matches(')')
-        .split(',')
-        .map(str::trim)
-        .collect();
+    let (disp, _) = operand.trim().split_once('(')?;
     // A register not followed (a segment, a mask) leaves the address unknown.
-    let reg = |i: usize| -> Result<Option<u8>, ()> {
-        match parts.get(i).filter(|r| r.starts_with('%') && **r != "%rip") {
-            None => Ok(None),
-            Some(r) => register(r)
-                .filter(|&r| (r as usize) < GPRS)
-                .map(Some)
-                .ok_or(()),
-        }
-    };
-    let (base, index) = (reg(0).ok()?, reg(1).ok()?);
-    let scale = parts.get(2).and_then(|s| parse_int(s)).unwrap_or(1);
+    let registers: Vec<(u8, i64)> = address_registers(operand)
+        .into_iter()
+        .map(|(name, factor)| Some((followed(&name)?, factor)))
+        .collect::<Option<_>>()?;
     // `x_+8` or `-8`: a symbol and a number.
     let (symbol, number) = match disp.rfind(['+', '-']).filter(|&p| p > 0) {
         Some(p) => (&disp[..p], parse_int(disp[p..].trim_start_matches('+'))?),
@@ -237,11 +221,12 @@ fn address(
         },
     };
     let moved = |offsets: &Offsets| -> Option<i64> {
-        let b = base.map_or(Some(0), |r| offsets[r as usize])?;
-        let i = index.map_or(Some(0), |r| offsets[r as usize])?;
-        Some(b + scale * i)
+        registers
+            .iter()
+            .map(|&(r, factor)| Some(factor * offsets[r as usize]?))
+            .sum()
     };
     let offset = number + moved(before)?;
-    let place = (symbol.to_string(), base, index, scale);
-    Some((place, offset, moved(per_pass)))
+    let step = moved(per_pass);
+    Some(((symbol.to_string(), registers), offset, step))
 }
