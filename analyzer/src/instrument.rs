@@ -682,7 +682,7 @@ fn extent_slots(prog: &Program) -> Vec<crate::extents::LoopExtents> {
 }
 
 /// Innermost DO loops whose trip counts the counted copy compares from entry to entry (rule
-/// 29; `crate::trips`), two slots each after those of `extents` (the [`extent_slots`]).
+/// 29; `crate::trips`), their slots after those of `extents` (the [`extent_slots`]).
 fn trip_slots(
     prog: &Program,
     extents: &[crate::extents::LoopExtents],
@@ -707,7 +707,7 @@ fn remainder_slots(
     extents: &[crate::extents::LoopExtents],
     trips: &[crate::trips::TripWatch],
 ) -> Vec<(usize, usize)> {
-    let base = trips_base(prog, extents) + crate::trips::TRIP_SLOTS * trips.len();
+    let base = trips_base(prog, extents) + crate::trips::slots_of(trips);
     crate::remainders::remainder_slots(prog, base)
 }
 
@@ -719,8 +719,7 @@ fn step_slots(
     trips: &[crate::trips::TripWatch],
     remainders: &[(usize, usize)],
 ) -> Vec<crate::steps::StepWatch> {
-    let base =
-        trips_base(prog, extents) + crate::trips::TRIP_SLOTS * trips.len() + remainders.len();
+    let base = trips_base(prog, extents) + crate::trips::slots_of(trips) + remainders.len();
     crate::steps::step_slots(prog, base)
 }
 
@@ -827,6 +826,16 @@ impl WatchedSlots {
             .get(&s)
             .map(|e| e.measured(counters))
             .unwrap_or_default()
+    }
+
+    /// The iterations of the DO loop whose DO statement is `s` by its entries' trip counts,
+    /// from a run's `counters` (rule 21c); None if it counted none.
+    pub fn measured_trips(
+        &self,
+        s: usize,
+        counters: &[u64],
+    ) -> Option<model::program_stats::StepHistogram> {
+        self.trips.get(&s)?.measured(counters)
     }
 
     /// The variable step of the loop whose first statement is `s` that a run's `counters`
@@ -1344,7 +1353,7 @@ pub fn instrument_counters(
             .iter()
             .map(crate::extents::LoopExtents::slots)
             .sum::<usize>()
-        + crate::trips::TRIP_SLOTS * trips.len()
+        + crate::trips::slots_of(&trips)
         + remainders.len()
         + crate::steps::STEP_SLOTS * steps.len();
     // One more slot flags a step that was zero at run time (see `induction`).
@@ -1491,7 +1500,7 @@ pub fn instrument_counters(
         }
     }
     for t in &trips {
-        rw.insert_before(t.do_stmt, &t.statements(c));
+        rw.insert_before(t.do_stmt, &t.statements(c, &names.step_histogram));
     }
     for w in &steps {
         let add = w.statements(c, &names.step_histogram, &names.step_entry);

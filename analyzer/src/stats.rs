@@ -421,6 +421,7 @@ fn loop_stats(
             let traffic = crate::traffic::loop_traffic(prog, l.unit, l.first, l.last, &measured)
                 .map(|mut t| {
                     t.measured_steps = counters.and_then(|c| slots.measured_steps(l.first, c));
+                    t.measured_trips = counters.and_then(|c| slots.measured_trips(l.first, c));
                     t
                 });
             LoopStats {

@@ -13,9 +13,10 @@ use crate::extents::MeasuredExtents;
 use crate::traffic::VariableStep;
 use model::program_stats::StepHistogram;
 
-/// The step's powers of two the counted copy tells apart (the last open above): 2^15
-/// elements is beyond a line for any element.
-pub const STEP_BUCKETS: usize = 16;
+/// The powers of two the counted copy tells apart (the last open above): 2^15 elements is
+/// beyond a line for any element, 2^31 trips beyond any cache for a loop's entry (rule 21c
+/// counts trip counts in the same histograms).
+pub const STEP_BUCKETS: usize = 32;
 
 /// The counter slots one loop's step takes: iterations and summed magnitudes per bucket.
 pub const STEP_SLOTS: usize = 2 * STEP_BUCKETS;

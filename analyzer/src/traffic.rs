@@ -114,6 +114,7 @@ pub fn loop_traffic(
         references,
         footprint_bytes,
         measured_steps: None,
+        measured_trips: None,
     })
 }
 

@@ -7,11 +7,18 @@
 //! loop had at its previous entry, and keeps the new one (two slots per loop). Only loops
 //! whose step is a literal are watched (a variable step could be zero, and the count would
 //! divide by it), and only bounds without a function reference (they are evaluated twice).
+//!
+//! Rule 21c: the same trip count, at a loop whose bounds are not all literals, also goes to a
+//! histogram by its power of two, weighted by the trips (`crate::steps`'s support subroutine
+//! `histogram`): a routine called at sizes from the first-level cache to memory
+//! (`DO 10 I = 1, N` with N from 1 K to 4 M) takes each entry's lines from the level that
+//! holds that entry's, which no mean over the entries gives (`model::rules` rule 21c).
 
 use crate::analysis::{sexpr_text, Program};
 use crate::symbols::Symbols;
 use crate::syntax::{Arg, SExpr, Stmt};
 use model::expr::Type;
+use model::program_stats::StepHistogram;
 
 /// Intrinsics a DO loop's bounds may reference and still be evaluated again before it: they
 /// have no side effects.
@@ -19,7 +26,8 @@ const PURE_INTRINSICS: &[&str] = &[
     "MIN", "MAX", "MIN0", "MAX0", "MOD", "ABS", "IABS", "INT", "NINT", "LEN", "ISIGN", "SIGN",
 ];
 
-/// Counter slots per watched loop: its previous entry's trip count and its changes.
+/// Counter slots per watched loop: its previous entry's trip count and its changes; a loop
+/// whose trip counts also go to a histogram takes [`crate::steps::STEP_SLOTS`] more.
 pub const TRIP_SLOTS: usize = 2;
 
 /// The trip-count watch of an innermost DO loop.
@@ -31,10 +39,18 @@ pub struct TripWatch {
     pub trips: String,
     /// The slot keeping the previous entry's trip count; the next one counts the changes.
     pub slot: usize,
+    /// Rule 21c: the trip counts also go to a histogram, in the slots after those two: the
+    /// bounds are not all literals.
+    pub histogram: bool,
+}
+
+/// The counter slots `watches` take together.
+pub fn slots_of(watches: &[TripWatch]) -> usize {
+    watches.iter().map(TripWatch::slots).sum()
 }
 
 /// The innermost INTEGER DO loops with a literal step whose bounds can be evaluated again
-/// before the loop, with their slots from `base` on ([`TRIP_SLOTS`] each).
+/// before the loop, with their slots from `base` on ([`TripWatch::slots`] each).
 pub fn trip_slots(prog: &Program, base: usize) -> Vec<TripWatch> {
     let mut out = Vec::new();
     for l in crate::recurrence::innermost_loops(prog) {
@@ -55,14 +71,22 @@ pub fn trip_slots(prog: &Program, base: usize) -> Vec<TripWatch> {
         if !bounds.iter().all(|e| evaluable(e, sym)) {
             continue;
         }
+        let histogram = !bounds.iter().all(|e| nonzero_literal(e) || is_zero(e));
         let [lo, hi, st] = bounds.map(|e| format!("INT({}, 8)", sexpr_text(e)));
-        out.push(TripWatch {
+        let watch = TripWatch {
             do_stmt: l.first,
             trips: format!("MAX(0_8, ({hi} - {lo} + {st}) / {st})"),
-            slot: base + TRIP_SLOTS * out.len(),
-        });
+            slot: base + slots_of(&out),
+            histogram,
+        };
+        out.push(watch);
     }
     out
+}
+
+/// Whether `e` is the literal zero.
+fn is_zero(e: &SExpr) -> bool {
+    matches!(e, SExpr::Int(t) if t.chars().all(|c| c == '0'))
 }
 
 /// Whether `e` is an integer literal other than zero, or its negation.
@@ -95,17 +119,51 @@ fn evaluable(e: &SExpr, sym: &Symbols) -> bool {
 }
 
 impl TripWatch {
+    /// The counter slots the loop takes.
+    pub fn slots(&self) -> usize {
+        TRIP_SLOTS
+            + if self.histogram {
+                crate::steps::STEP_SLOTS
+            } else {
+                0
+            }
+    }
+
     /// The statements to run before the loop's DO statement: count a change of the trip count,
-    /// then keep it.
-    pub fn statements(&self, counters: &str) -> Vec<String> {
+    /// then keep it, and add it to the histogram through the support subroutine `histogram`
+    /// (`crate::steps::support`) where the loop has one.
+    pub fn statements(&self, counters: &str, histogram: &str) -> Vec<String> {
         let (prev, changes) = (self.slot + 1, self.slot + 2);
-        vec![
+        let mut out = vec![
             format!(
                 "IF ({counters}({prev}) .NE. {0}) {counters}({changes}) = {counters}({changes}) + 1",
                 self.trips
             ),
             format!("{counters}({prev}) = {0}", self.trips),
-        ]
+        ];
+        if self.histogram {
+            let kept = format!("{counters}({prev})");
+            out.push(format!(
+                "CALL {histogram}({counters}({}), {kept}, {kept})",
+                self.slot + TRIP_SLOTS + 1
+            ));
+        }
+        out
+    }
+
+    /// The loop's iterations by its entries' trip counts in a run's `counters` (rule 21c);
+    /// None for a loop without the histogram or one never entered.
+    pub fn measured(&self, counters: &[u64]) -> Option<StepHistogram> {
+        if !self.histogram {
+            return None;
+        }
+        let first = self.slot + TRIP_SLOTS;
+        let slots = counters.get(first..first + crate::steps::STEP_SLOTS)?;
+        let (iterations, magnitudes) = slots.split_at(crate::steps::STEP_BUCKETS);
+        iterations.iter().any(|&n| n > 0).then(|| StepHistogram {
+            iterations: iterations.to_vec(),
+            magnitudes: magnitudes.to_vec(),
+        })
     }
 
     /// The entries whose trip count differed from the previous entry's, in a run's `counters`.

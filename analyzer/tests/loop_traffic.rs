@@ -582,3 +582,53 @@ fn a_probe_loop_closed_by_goto_counts_its_entries_and_extents() {
     assert!(t.random_start && !t.indirect, "{t:?}");
     assert_eq!(t.array_bytes, Some(20_000));
 }
+
+/// Rule 21c: the counting run sorts a DO loop's iterations by its entries' trip counts. A sum
+/// called 40 times over 100 elements and once over 5000: the mean entry (about 220 trips)
+/// is neither; the histogram holds 4000 iterations of 100 trips and 5000 of 5000. A loop
+/// whose bounds are literals keeps no histogram.
+#[test]
+fn a_counting_run_sorts_a_loops_iterations_by_its_entries_trip_counts() {
+    let src = "      PROGRAM P
+      DOUBLE PRECISION V(5000), S
+      INTEGER I, K
+      S = 0.0D0
+      DO 5 I = 1, 5000
+         V(I) = 1.0D0
+    5 CONTINUE
+      DO 6 K = 1, 40
+         CALL VSUM(V, 100, S)
+    6 CONTINUE
+      CALL VSUM(V, 5000, S)
+      PRINT *, S
+      END
+C     ADDS X(1..N) TO S
+      SUBROUTINE VSUM(X, N, S)
+      INTEGER N, J
+      DOUBLE PRECISION X(N), S
+      DO 10 J = 1, N
+         S = S + X(J)
+   10 CONTINUE
+      END
+";
+    let counted = counted_loops_of(src);
+    let sum = counted_traffic_at(&counted, 18);
+    let trips = sum.measured_trips.expect("the trip counts are measured");
+    assert_eq!(trips.iterations.len(), analyzer::steps::STEP_BUCKETS);
+    // 100 trips fall in [64, 128), 5000 in [4096, 8192).
+    assert_eq!(
+        (trips.iterations[6], trips.magnitudes[6]),
+        (4000, 40 * 100 * 100)
+    );
+    assert_eq!(
+        (trips.iterations[12], trips.magnitudes[12]),
+        (5000, 5000 * 5000)
+    );
+    assert_eq!(trips.iterations.iter().sum::<u64>(), 9000);
+    let groups: Vec<(u64, f64)> = trips.groups().collect();
+    assert_eq!(groups, vec![(4000, 100.0), (5000, 5000.0)]);
+    // Literal bounds: one trip count, nothing to sort.
+    assert_eq!(counted_traffic_at(&counted, 5).measured_trips, None);
+    // The source alone measures nothing.
+    assert_eq!(traffic_at(src, 18).measured_trips, None);
+}

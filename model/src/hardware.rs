@@ -207,6 +207,10 @@ pub struct HardwareReport {
     pub wall_time_s: f64,
 }
 
+/// The first cache level the cores share (rule 21c): on the x86 and Arm cores opcost runs
+/// on, levels 1 and 2 are a core's own and the third is the socket's.
+pub const SHARED_LEVEL: u8 = 3;
+
 /// One point of the random-access latency curve (rule 33).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RandomLatency {
@@ -265,9 +269,12 @@ impl HardwareReport {
 
     /// The bandwidths of the level a loop whose data take `footprint_bytes` streams from
     /// (rule 21): the first cache level that holds them, else main memory; None when no
-    /// bandwidth was measured. A level holds what the larger of X-Ray's capacity and the
-    /// operating system's size for it (`os_sizes`: level, bytes) says: on a virtual machine
-    /// X-Ray measures an effective capacity, a lower bound.
+    /// bandwidth was measured. A core's own level (1, 2) holds what the larger of X-Ray's
+    /// capacity and the operating system's size for it (`os_sizes`: level, bytes) says: on a
+    /// virtual machine X-Ray measures an effective capacity, a lower bound. A level the cores
+    /// share (3 and beyond) holds what X-Ray measured where it measured it (rule 21c): the
+    /// operating system gives the whole socket's, of which a process gets what its
+    /// neighbours leave.
     pub fn bandwidth_for(
         &self,
         footprint_bytes: u64,
@@ -279,15 +286,17 @@ impl HardwareReport {
                 .iter()
                 .filter(|c| c.level == level)
                 .map(|c| c.capacity_bytes)
-                .max()
-                .unwrap_or(0);
+                .max();
             let os = os_sizes
                 .iter()
                 .filter(|(l, _)| *l == level)
                 .map(|(_, b)| *b)
                 .max()
                 .unwrap_or(0);
-            xray.max(os)
+            match xray {
+                Some(measured) if level >= SHARED_LEVEL => measured,
+                measured => measured.unwrap_or(0).max(os),
+            }
         };
         self.bandwidths
             .iter()
@@ -312,6 +321,46 @@ mod tests {
             used_huge_pages: false,
             exclusive: false,
         }
+    }
+
+    /// Rule 21c: a private level holds the larger of X-Ray's and the OS's sizes, a shared one
+    /// X-Ray's effective capacity where it measured one (the OS's 480 MiB of L3 on a guest
+    /// that gets 11 MiB of it), the OS's where it did not.
+    #[test]
+    fn a_shared_level_holds_what_x_ray_measured_a_private_one_the_larger() {
+        let bw = |level: Option<u8>| Bandwidth {
+            level,
+            footprint_bytes: 0,
+            read_bytes_per_ns: 1.0,
+            write_bytes_per_ns: 1.0,
+            copy_bytes_per_ns: 1.0,
+            read_bytes_per_cycle: 1.0,
+            write_bytes_per_cycle: 1.0,
+            copy_bytes_per_cycle: 1.0,
+        };
+        let mut l2 = level(1536 << 10);
+        l2.level = 2;
+        let mut report = HardwareReport {
+            caches: vec![l2, level(11 << 20)],
+            memory_latency_ns: 90.0,
+            memory_latency_cycles: 360.0,
+            tlb: None,
+            cpu: None,
+            bandwidths: vec![bw(Some(2)), bw(Some(3)), bw(None)],
+            random_latency: Vec::new(),
+            huge_pages: false,
+            notes: Vec::new(),
+            wall_time_s: 1.0,
+        };
+        let os = [(2, 2 << 20), (3, 480 << 20)];
+        let level_of = |r: &HardwareReport, bytes: u64| r.bandwidth_for(bytes, &os).unwrap().level;
+        // 1.8 MiB: beyond X-Ray's L2, within the OS's.
+        assert_eq!(level_of(&report, 1843 << 10), Some(2));
+        assert_eq!(level_of(&report, 8 << 20), Some(3));
+        assert_eq!(level_of(&report, 32 << 20), None);
+        // No L3 from X-Ray: the OS's size.
+        report.caches.truncate(1);
+        assert_eq!(level_of(&report, 32 << 20), Some(3));
     }
 
     #[test]

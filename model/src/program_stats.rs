@@ -211,6 +211,14 @@ pub struct LoopTraffic {
     /// where the loop has no such step or the run did not measure it, and in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub measured_steps: Option<StepHistogram>,
+    /// Rule 21c: the loop's iterations by its entries' trip counts, as the counting run saw
+    /// them: in `[k]` the iterations of entries of 2^k to 2^(k+1) - 1 trips, with the sum of
+    /// each entry's trips times its trips (so that the bucket's trips, weighted by their
+    /// iterations, are the one over the other). None for a loop whose trip count the run did
+    /// not evaluate at its entries (a loop closed by GO TO, a variable step), and in older
+    /// files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_trips: Option<StepHistogram>,
 }
 
 /// Rule 21b: a variable step's iterations by its power of two (see
@@ -221,6 +229,18 @@ pub struct StepHistogram {
     pub iterations: Vec<u64>,
     /// The step's magnitudes over those iterations, summed.
     pub magnitudes: Vec<u64>,
+}
+
+impl StepHistogram {
+    /// The groups that saw iterations: each one's iterations and its magnitude over them
+    /// (their mean, weighted by the iterations).
+    pub fn groups(&self) -> impl Iterator<Item = (u64, f64)> + '_ {
+        self.iterations
+            .iter()
+            .zip(&self.magnitudes)
+            .filter(|(&n, _)| n > 0)
+            .map(|(&n, &sum)| (n, sum as f64 / n as f64))
+    }
 }
 
 /// One distinct array element reference of a loop's body.
@@ -484,6 +504,7 @@ mod tests {
                 stride_per_step_bytes: Some(8),
             }],
             footprint_bytes: None,
+            measured_trips: None,
             measured_steps: Some(StepHistogram {
                 iterations: vec![3, 0, 5],
                 magnitudes: vec![3, 0, 21],

@@ -548,12 +548,23 @@ fn busiest(
         .as_ref()
         .and_then(|d| hw.cpu().and_then(|c| divider_ns(d, c)))
         .unwrap_or(unit_ns);
+    let conflicts = hw.store_conflicts_ns(l, n).unwrap_or(0.0);
+    // Rule 21c: each group of entries takes the longer of its memory time and its share of
+    // the other limits.
+    let others = [b.ns, divider, window, conflicts]
+        .into_iter()
+        .fold(0.0, f64::max);
     let memory = l
         .traffic
         .as_ref()
-        .and_then(|t| hw.memory_ns(t, n, l.entries()))
-        .unwrap_or(0.0);
-    let conflicts = hw.store_conflicts_ns(l, n).unwrap_or(0.0);
+        .and_then(|t| hw.memory_groups_ns(t, n, l.entries()))
+        .filter(|groups| groups.iter().any(|&(share, ns)| ns > share * others))
+        .map_or(0.0, |groups| {
+            groups
+                .iter()
+                .map(|&(share, ns)| ns.max(share * others))
+                .sum()
+        });
     [
         (b.ns, b.kind()),
         (divider, LoopBound::Divider),
@@ -604,25 +615,49 @@ impl<'a> Hardware<'a> {
     }
 
     /// Rule 21: the time, ns, `iterations` of a loop with `traffic`, entered `entries` times,
-    /// take to stream its data from the level they fit in; None without a known footprint or
-    /// measured bandwidths. A reference that comes back to its lines at the next entry
-    /// ([`rules::reuses_lines_across_entries`]) streams from the level one entry's lines fit
-    /// in instead, an element an iteration when that is the first.
-    fn memory_ns(
+    /// take to stream their data, by group of entries: each group's share of the iterations
+    /// and its time. One group, the mean entry, unless the counting run saw the entries' trip
+    /// counts (rule 21c): then one per power of two of them, each entry's lines coming from
+    /// the level that holds them. None without a known footprint or measured bandwidths.
+    fn memory_groups_ns(
         &self,
         traffic: &LoopTraffic,
         iterations: f64,
         entries: Option<u64>,
-    ) -> Option<f64> {
+    ) -> Option<Vec<(f64, f64)>> {
+        let mean_trips = entries.filter(|&e| e > 0).map(|e| iterations / e as f64);
+        let groups: Vec<(f64, Option<f64>)> = match &traffic.measured_trips {
+            Some(h) if entries.is_some() => {
+                let total: u64 = h.groups().map(|(n, _)| n).sum();
+                h.groups()
+                    .map(|(n, trips)| (n as f64 / total as f64, Some(trips)))
+                    .collect()
+            }
+            _ => vec![(1.0, mean_trips)],
+        };
+        groups
+            .into_iter()
+            .map(|(share, trips)| {
+                self.memory_ns(traffic, share * iterations, trips)
+                    .map(|ns| (share, ns))
+            })
+            .collect()
+    }
+
+    /// Rule 21: the time, ns, `iterations` of a loop with `traffic` whose entries run `trips`
+    /// iterations each take to stream their data from the level they fit in: the arrays'
+    /// footprint, at least the bytes one entry touches ([`touched_bytes`], rule 21c). None
+    /// without a known
+    /// footprint or measured bandwidths. A reference that comes back to its lines at the next
+    /// entry ([`rules::reuses_lines_across_entries`]) streams from the level one entry's lines
+    /// fit in instead, an element an iteration when that is the first.
+    fn memory_ns(&self, traffic: &LoopTraffic, iterations: f64, trips: Option<f64>) -> Option<f64> {
         let xray = self.xray?;
-        let footprint = traffic.footprint_bytes?;
-        let bandwidth = xray.bandwidth_for(footprint, &self.os_sizes)?;
         let line = xray
             .caches
             .iter()
             .find_map(|c| c.block_bytes)
             .map_or(64, u64::from);
-        let trips = entries.filter(|&e| e > 0).map(|e| iterations / e as f64);
         // A reference's bytes an iteration: by its step, or by the variable step the counting
         // run measured (rule 21b).
         let streamed = |r: &ArrayReference| {
@@ -640,6 +675,10 @@ impl<'a> Hardware<'a> {
             let per_iteration: f64 = traffic.references.iter().map(streamed).sum();
             (per_iteration * t) as u64
         });
+        let footprint = traffic
+            .footprint_bytes?
+            .max(trips.map_or(0, |t| touched_bytes(traffic, t, line)));
+        let bandwidth = xray.bandwidth_for(footprint, &self.os_sizes)?;
         let entry_level = entry_bytes
             .filter(|&b| b < footprint)
             .and_then(|b| xray.bandwidth_for(b, &self.os_sizes))
@@ -691,6 +730,23 @@ impl<'a> Hardware<'a> {
             .count();
         Some(iterations * stores as f64 * wait)
     }
+}
+
+/// Rule 21c: the bytes one entry of `trips` iterations of a loop with `traffic` touches at
+/// least: for each array, the most any one of its references with a known step walks (a line
+/// an iteration at most: references to one column's rows share its lines), summed over the
+/// arrays. An adjustable array's bytes from its mean extent understate the entries that walk
+/// the most; these do not.
+fn touched_bytes(traffic: &LoopTraffic, trips: f64, line: u64) -> u64 {
+    let mut by_array: BTreeMap<&str, u64> = BTreeMap::new();
+    for r in &traffic.references {
+        if let Some(s) = r.stride_bytes {
+            let walked = (s.unsigned_abs().min(line) as f64 * trips) as u64;
+            let most = by_array.entry(r.array.as_str()).or_default();
+            *most = (*most).max(walked);
+        }
+    }
+    by_array.values().sum()
 }
 
 /// The time, ns, the divider takes over `d`'s instructions at X-Ray's throughputs (scalar and
@@ -2593,6 +2649,60 @@ mod tests {
                 (scale.time_s - want).abs() < 1e-3 * want,
                 "{flags}: {scale:?}"
             );
+        }
+    }
+
+    /// Rule 21c: a copy called 2000 times over 1000 elements (16 KB, in L1) and once over 2 M
+    /// (32 MB, from memory). The mean entry's arrays (about 2000 elements, 32 KB) would fit in
+    /// L1; by its entries' trip counts, half the iterations stream from memory at its copy
+    /// rate (6 B/ns) and half from L1 (48 B/ns).
+    #[test]
+    fn a_loop_entered_at_small_and_large_sizes_streams_each_entry_from_its_level() {
+        let mut m = machine(&[(Param::INST, 0.001, 0.0), (Param::MEMO, 0.001, 0.0)]);
+        m.xray = Some(xray_report());
+        let src = "      PROGRAM S
+      DOUBLE PRECISION X(2000000), Y(2000000)
+      COMMON /BIG/ X, Y
+      INTEGER K
+      DO 5 K = 1, 2000000
+         X(K) = 1.0D0
+    5 CONTINUE
+      DO 6 K = 1, 2000
+         CALL SCOPY2(1000, X, Y)
+    6 CONTINUE
+      CALL SCOPY2(2000000, X, Y)
+      PRINT *, Y(9)
+      END
+      SUBROUTINE SCOPY2(N, X, Y)
+      INTEGER N, I
+      DOUBLE PRECISION X(N), Y(N)
+      DO 10 I = 1, N
+         Y(I) = 2.0D0 * X(I)
+   10 CONTINUE
+      END
+";
+        let Some((_dir, _file, a)) = analyzed("sizes.f", src, &m) else {
+            return;
+        };
+        let want = 2e6 * 16.0 * (1.0 / 6.0 + 1.0 / 48.0) * 1e-9;
+        for flags in ["-O0", "-O2"] {
+            let p = predicted_at(&a.stats, &mut m, flags);
+            let copy = p.loops.iter().find(|l| l.first_line == 17).unwrap();
+            assert_eq!(copy.bound, LoopBound::Memory, "{flags}: {:?}", p.loops);
+            assert!(
+                (copy.time_s - want).abs() < 1e-3 * want,
+                "{flags}: {copy:?}"
+            );
+            // Without the trip counts, every entry is the mean one, in L1.
+            let mut mean = a.stats.clone();
+            for l in &mut mean.loops {
+                if let Some(t) = l.traffic.as_mut() {
+                    t.measured_trips = None;
+                }
+            }
+            let p = predicted_at(&mean, &mut m, flags);
+            let copy = p.loops.iter().find(|l| l.first_line == 17).unwrap();
+            assert!(copy.time_s < want / 2.0, "{flags}: {copy:?}");
         }
     }
 
