@@ -647,10 +647,9 @@ impl<'a> Hardware<'a> {
     /// Rule 21: the time, ns, `iterations` of a loop with `traffic` whose entries run `trips`
     /// iterations each take to stream their data from the level they fit in: the arrays'
     /// footprint, at least the bytes one entry touches ([`touched_bytes`], rule 21c). None
-    /// without a known
-    /// footprint or measured bandwidths. A reference that comes back to its lines at the next
-    /// entry ([`rules::reuses_lines_across_entries`]) streams from the level one entry's lines
-    /// fit in instead, an element an iteration when that is the first.
+    /// without a known footprint or measured bandwidths. A reference that comes back to its
+    /// lines at the next entry ([`rules::reuses_lines_across_entries`]) streams from the level
+    /// one entry's lines fit in instead, an element an iteration when that is the first.
     fn memory_ns(&self, traffic: &LoopTraffic, iterations: f64, trips: Option<f64>) -> Option<f64> {
         let xray = self.xray?;
         let line = xray
