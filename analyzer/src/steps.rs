@@ -79,13 +79,19 @@ impl StepWatch {
 
     /// The steps a run's `counters` measured; None when the loop never stepped.
     pub fn measured(&self, counters: &[u64]) -> Option<StepHistogram> {
-        let slots = counters.get(self.slot..self.slot + STEP_SLOTS)?;
-        let (iterations, magnitudes) = slots.split_at(STEP_BUCKETS);
-        iterations.iter().any(|&n| n > 0).then(|| StepHistogram {
-            iterations: iterations.to_vec(),
-            magnitudes: magnitudes.to_vec(),
-        })
+        histogram_at(counters, self.slot)
     }
+}
+
+/// The histogram `histogram` (of [`support`]) filled in a run's `counters` from slot `first`
+/// on; None when it counted no iteration. Rule 21c's trip counts use the same slots.
+pub fn histogram_at(counters: &[u64], first: usize) -> Option<StepHistogram> {
+    let slots = counters.get(first..first + STEP_SLOTS)?;
+    let (iterations, magnitudes) = slots.split_at(STEP_BUCKETS);
+    iterations.iter().any(|&n| n > 0).then(|| StepHistogram {
+        iterations: iterations.to_vec(),
+        magnitudes: magnitudes.to_vec(),
+    })
 }
 
 /// The counted copy's support subroutines: `histogram(H, N, W)` adds W iterations of step N

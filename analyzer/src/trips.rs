@@ -157,13 +157,7 @@ impl TripWatch {
         if !self.histogram {
             return None;
         }
-        let first = self.slot + TRIP_SLOTS;
-        let slots = counters.get(first..first + crate::steps::STEP_SLOTS)?;
-        let (iterations, magnitudes) = slots.split_at(crate::steps::STEP_BUCKETS);
-        iterations.iter().any(|&n| n > 0).then(|| StepHistogram {
-            iterations: iterations.to_vec(),
-            magnitudes: magnitudes.to_vec(),
-        })
+        crate::steps::histogram_at(counters, self.slot + TRIP_SLOTS)
     }
 
     /// The entries whose trip count differed from the previous entry's, in a run's `counters`.

@@ -167,8 +167,8 @@ fn followed(name: &str) -> Option<u8> {
 
 /// The memory operands of the k-th instruction whose addresses are known relative to the
 /// head, each loaded and stored as [`loads_and_stores`] says of its instruction (x86 has one
-/// memory operand an instruction; only the last operand is stored). Pushes, pops, calls and jumps reach memory
-/// no chain is followed through.
+/// memory operand an instruction; only the last operand is stored). Pushes, pops, calls and
+/// jumps reach memory no chain is followed through.
 fn accesses(k: usize, insn: &Insn, before: &Offsets, per_pass: &Offsets) -> Vec<Access> {
     let (m, ops) = (insn.mnemonic.as_str(), insn.operands.as_slice());
     if ["push", "pop", "call", "j"]
