@@ -478,6 +478,7 @@ fn loop_stats(
                 instructions_include_callees: false,
                 instructions_as_built: false,
                 carried_chain_ns: None,
+                iterations_per_pass: None,
             }
         })
         .collect()

@@ -159,6 +159,11 @@ pub struct LoopStats {
     /// machine by the predictor, None at -O0 or without a machine loop.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carried_chain_ns: Option<f64>,
+    /// Rule 29b at optimizing flags: the source iterations one pass of the loop's machine
+    /// loop covers (a vector body several, an unrolled one its copies); set for each machine
+    /// by the predictor, None at -O0 and for a loop without a machine loop of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations_per_pass: Option<u64>,
 }
 
 /// A unit a loop enters through its calls: how often for the loop, and how often over the

@@ -76,6 +76,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         l.instructions_include_callees = false;
         l.instructions_as_built = false;
         l.carried_chain_ns = None;
+        l.iterations_per_pass = None;
     }
     for b in &mut stats.blocks {
         b.instructions = None;
@@ -185,6 +186,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
                     body_lines: run.lines,
                     as_built: true,
                     carried_ns: run.carried_ns,
+                    per_pass: Some(run.per_pass),
                 };
             }
             let replaced = || calls.block_moves_within(&l.file, l.first_line..=l.last_line) > 0;
@@ -235,6 +237,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         l.memory_instructions = c.memory;
         l.divider_instructions = c.divider;
         l.carried_chain_ns = c.carried_ns;
+        l.iterations_per_pass = c.per_pass;
         if l.charged_by_instructions() {
             paid.extend(c.body_lines);
         }
@@ -267,6 +270,8 @@ struct Counted {
     as_built: bool,
     /// Rule 31: the chain its machine loop carries, ns over the run.
     carried_ns: Option<f64>,
+    /// Rule 29b: source iterations a pass of its machine loop covers.
+    per_pass: Option<u64>,
 }
 
 /// Rule 17, widened (builds that do not optimize): a loop whose calls enter only
@@ -367,6 +372,8 @@ struct MachineRun {
     /// The (file name, line) of the body's instructions: its own lines and those of the
     /// callees the compiler inlined into it.
     lines: Vec<(String, u32)>,
+    /// Source iterations a pass covers (rule 29b).
+    per_pass: u64,
     /// Rule 31: the chain the machine loop carries from pass to pass, ns over the run; None
     /// without X-Ray's latencies.
     carried_ns: Option<f64>,
@@ -424,6 +431,7 @@ fn from_machine_loops(
             double_square_root,
         },
         lines: body.lines.keys().cloned().collect(),
+        per_pass,
         carried_ns: latency
             .and_then(|c| body.dependences.carried_per_pass(&|k| c.ns(k)))
             .map(|ns| ns * passes as f64),

@@ -213,18 +213,28 @@ fn charge_loop(
     Some(with_unforeseen_exits(charge, l, table, hw))
 }
 
-/// Rule 29b: in a build that does not optimize, an innermost DO loop longer than X-Ray's
-/// `loop_exit_trips` misses its exit at every entry, not only at those whose trip count
-/// changed (rule 29 charges these in its body): one BMIS row more for each other entry.
+/// Rule 29b: an innermost DO loop longer than X-Ray's `loop_exit_trips` misses its exit at
+/// every entry, not only at those whose trip count changed (rule 29 charges these in its
+/// body): one BMIS row more for each other entry. The predictor sees the machine loop's
+/// passes, so in an optimized build the limit is in passes (a vector body's covers several
+/// iterations), and a loop without a machine loop of its own (unrolled completely, replaced
+/// by a library call) has no exit to miss. At -O0 the exit waits for the DO variable's chain
+/// through memory (rule 27) and its refill comes on top of the loop's time; an optimized
+/// build keeps the counter in a register, the exit resolves ahead of the loop's other work,
+/// and the refill overlaps what is still in flight: a loop charged by its instructions lasts
+/// at least its issue time, its body's events and these misses together.
 fn with_unforeseen_exits(
     mut charge: LoopCharge,
     l: &LoopStats,
     table: &BTreeMap<Param, (f64, f64, usize)>,
     hw: &Hardware,
 ) -> LoopCharge {
-    if hw.branches_if_converted {
-        return charge;
-    }
+    let optimized = hw.branches_if_converted;
+    let per_pass = match (optimized, l.iterations_per_pass) {
+        (false, _) => 1,
+        (true, Some(k)) => k.max(1),
+        (true, None) => return charge,
+    };
     let (Some(limit), Some(n), Some(changes), Some(entries), Some(&(bmis, se, _))) = (
         hw.cpu().and_then(|c| c.loop_exit_trips),
         l.iterations,
@@ -234,16 +244,38 @@ fn with_unforeseen_exits(
     ) else {
         return charge;
     };
-    let missed = rules::unforeseen_exits(entries, n, changes, limit);
-    if missed == 0 {
+    let limit = u32::try_from(u64::from(limit).saturating_mul(per_pass)).unwrap_or(u32::MAX);
+    let missed = rules::unforeseen_exits(entries, n, changes, limit) as f64;
+    let exits_ns = missed * bmis;
+    let issued = (optimized && l.charged_by_instructions())
+        .then(|| issue_bound(l, table))
+        .flatten();
+    let extra = match issued {
+        Some(b) => {
+            let events: f64 = l.body_counts.as_ref().map_or(0.0, |body| {
+                body.params
+                    .iter()
+                    .filter(|(p, _)| {
+                        rules::loop_charge(p.def().operation) == rules::LoopCharge::Event
+                    })
+                    .map(|(p, &c)| c as f64 * table.get(p).map_or(0.0, |t| t.0))
+                    .sum()
+            });
+            let lifted = b.ns + events + exits_ns - charge.time_ns;
+            if lifted > 0.0 {
+                charge.bound = b.kind();
+            }
+            lifted.max(0.0)
+        }
+        None => exits_ns,
+    };
+    if extra <= 0.0 {
         return charge;
     }
-    let missed = missed as f64;
-    charge
-        .rows
-        .push((Param::BMIS, missed, missed * bmis, missed * se));
-    charge.variance += (missed * se).powi(2);
-    charge.time_ns += missed * bmis;
+    let sd = missed * se * (extra / exits_ns).min(1.0);
+    charge.rows.push((Param::BMIS, missed, extra, sd));
+    charge.variance += sd.powi(2);
+    charge.time_ns += extra;
     charge
 }
 
@@ -1520,6 +1552,7 @@ mod tests {
             instructions_include_callees: false,
             instructions_as_built: false,
             carried_chain_ns: None,
+            iterations_per_pass: None,
         };
         (body, l)
     }
@@ -1595,9 +1628,12 @@ mod tests {
 
     /// Rule 29b: ten entries of ten trips, two of them with a new trip count (rule 29's);
     /// on a host that foresees exits up to five trips the other eight miss theirs, one BMIS
-    /// each on top of the loop's time; up to ten trips, or in an optimized build, none.
+    /// each on top of the loop's time; up to ten trips none. In an optimized build the limit
+    /// is in passes of the machine loop (one iteration a pass misses as at -O0, two a pass,
+    /// five passes an entry, do not), a loop without a machine loop has no exit, and the
+    /// misses lengthen the issue time only: a loop its chain holds longer hides them.
     #[test]
-    fn entries_longer_than_the_foreseen_loops_miss_their_exits_at_o0() {
+    fn entries_longer_than_the_foreseen_loops_miss_their_exits() {
         let (params, body, mut l) = entered_loop();
         let with_limit = |m: &Characterization, limit: Option<u32>| {
             let mut m = m.clone();
@@ -1615,14 +1651,32 @@ mod tests {
         assert!((missed - base - 64.0).abs() < 1e-9, "{base} -> {missed}");
         assert!((time(&with_limit(&o0, Some(10)), &l) - base).abs() < 1e-9);
         assert!((time(&with_limit(&o0, None), &l) - base).abs() < 1e-9);
-        let o2 = optimized(&[params.as_slice(), &[(Param::BMIS, 8.0, 0.0)]].concat());
-        let mut unwatched = l.clone();
-        unwatched.trip_changes = None;
-        assert!(
-            (time(&with_limit(&o2, Some(5)), &l) - time(&with_limit(&o2, Some(5)), &unwatched))
-                .abs()
-                < 1e-9
+        let o2 = with_limit(
+            &optimized(&[params.as_slice(), &[(Param::BMIS, 8.0, 0.0)]].concat()),
+            Some(5),
         );
+        // The time beyond that of the same loop whose entries were not compared.
+        let extra = |l: &LoopStats| {
+            let mut unwatched = l.clone();
+            unwatched.trip_changes = None;
+            time(&o2, l) - time(&o2, &unwatched)
+        };
+        assert!(extra(&l).abs() < 1e-9, "no machine loop: {}", extra(&l));
+        // The chain (8 ns an iteration, 800 ns) outlasts the issue (200 ns) and the misses.
+        let mut built = l.clone();
+        built.iterations_per_pass = Some(1);
+        assert!(extra(&built).abs() < 1e-9, "chain-bound: {}", extra(&built));
+        // Without the chain the loop issues for 200 ns, and the misses come on top.
+        built.recurrences.clear();
+        built.restarted.clear();
+        for (per_pass, want) in [(1, 64.0), (2, 0.0)] {
+            built.iterations_per_pass = Some(per_pass);
+            assert!(
+                (extra(&built) - want).abs() < 1e-9,
+                "{per_pass}: {}",
+                extra(&built)
+            );
+        }
     }
 
     /// `params` at -O2 (its IFs may be conditional moves).
@@ -1999,6 +2053,8 @@ mod tests {
         );
         // Fewer instructions than iterations times the -O0 statement's dozen.
         assert!(saxpy.instructions.unwrap() < 1000 * 4, "{saxpy:?}");
+        // Rule 29b counts the exit by passes.
+        assert_eq!(saxpy.iterations_per_pass, Some(per_pass));
     }
 
     /// Rule 17 for optimized builds: a vector body that covers eight source iterations in a
@@ -2049,9 +2105,10 @@ mod tests {
         // A few instructions an entry (the call), not eight an iteration.
         let per_entry = l.instructions.unwrap() / entries;
         assert!(per_entry > 0 && per_entry < 20, "{l:?}");
-        // The loop control went with the loop.
+        // The loop control went with the loop, and with it the exit rule 29b charges.
         let body = l.body_counts.as_ref().unwrap();
         assert_eq!(body.get(Param::LOOV) + body.get(Param::LOIN), 0, "{body:?}");
+        assert_eq!(l.iterations_per_pass, None, "{l:?}");
     }
 
     /// Rule 20: a small subroutine called in a loop is inlined at -O2, where its call and
