@@ -245,21 +245,19 @@ fn with_unforeseen_exits(
         return charge;
     };
     let limit = u32::try_from(u64::from(limit).saturating_mul(per_pass)).unwrap_or(u32::MAX);
-    let missed = rules::unforeseen_exits(entries, n, changes, limit) as f64;
+    let missed = rules::unforeseen_exits(entries, n, changes, limit);
+    if missed == 0 {
+        return charge;
+    }
+    let missed = missed as f64;
     let exits_ns = missed * bmis;
     let issued = (optimized && l.charged_by_instructions())
         .then(|| issue_bound(l, table))
         .flatten();
     let extra = match issued {
         Some(b) => {
-            let events: f64 = l.body_counts.as_ref().map_or(0.0, |body| {
-                body.params
-                    .iter()
-                    .filter(|(p, _)| {
-                        rules::loop_charge(p.def().operation) == rules::LoopCharge::Event
-                    })
-                    .map(|(p, &c)| c as f64 * table.get(p).map_or(0.0, |t| t.0))
-                    .sum()
+            let events = l.body_counts.as_ref().map_or(0.0, |body| {
+                charged_as(body, table, rules::LoopCharge::Event)
             });
             let lifted = b.ns + events + exits_ns - charge.time_ns;
             if lifted > 0.0 {
@@ -493,8 +491,7 @@ fn charge_loop_bounds(
     // (`LoopStats::charged_by_instructions`); else its operations' sum stands.
     let charged_by_issue = issue.filter(|_| l.charged_by_instructions());
     if let Some(b) = charged_by_issue {
-        let of =
-            |k: rules::LoopCharge| summed(&|p: Param| rules::loop_charge(p.def().operation) == k);
+        let of = |k: rules::LoopCharge| charged_as(body, table, k);
         let (busiest, kind) = busiest(l, &b, &cost, of(rules::LoopCharge::Unit), table, hw);
         let issued = busiest + of(rules::LoopCharge::Event);
         // Rule 26: where every IF is a branch, its misses restart the chain, and a miss of an
@@ -830,6 +827,20 @@ impl IssueBound {
 /// The loop's [`IssueBound`]: the larger of the two a machine has measured; None without
 /// either. A machine without MEMO (files made before it) bounds by INST alone; one without
 /// INST (optimizing flags remove its test's work) by MEMO alone.
+/// The cost, ns, of a loop body's operations of charge `kind` (rule 17): at the table's
+/// values, a parameter the table lacks costing nothing.
+fn charged_as(
+    body: &OpCounts,
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+    kind: rules::LoopCharge,
+) -> f64 {
+    body.params
+        .iter()
+        .filter(|(p, _)| rules::loop_charge(p.def().operation) == kind)
+        .map(|(p, &c)| c as f64 * table.get(p).map_or(0.0, |t| t.0))
+        .sum()
+}
+
 fn issue_bound(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Option<IssueBound> {
     let by = |param: Param, count: Option<u64>| {
         let (v, se, _) = table.get(&param)?;
