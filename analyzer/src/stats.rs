@@ -479,6 +479,7 @@ fn loop_stats(
                 instructions_as_built: false,
                 carried_chain_ns: None,
                 iterations_per_pass: None,
+                arithmetic_instructions: None,
             }
         })
         .collect()

@@ -70,6 +70,16 @@ pub struct PassCounts {
     pub calls: Vec<String>,
 }
 
+impl PassCounts {
+    /// Rule 17c: the instructions a pass gives the core's arithmetic ports: integer
+    /// arithmetic, logic, compares, `lea` and multiplies, conditional jumps, and
+    /// floating-point arithmetic. Loads and stores go to ports of their own (MEMO), register
+    /// moves are renamed away, and divisions wait for the divider (rule 17's divider bound).
+    pub fn arithmetic(&self) -> u64 {
+        self.int_alu + self.int_mul + self.branches + self.fp.total()
+    }
+}
+
 /// An innermost loop of the machine code: a backward jump to a label of the same function,
 /// its body the instructions between them that lie on a path from the label to the jump.
 #[derive(Debug, Clone, PartialEq, Eq)]

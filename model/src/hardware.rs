@@ -67,6 +67,11 @@ pub struct InstructionTiming {
     pub vector_bits: Option<u32>,
 }
 
+/// Rule 17c: the row of X-Ray's throughput of one instruction on the arithmetic ports
+/// (integer and floating-point arithmetic, compares, conditional jumps), from its independent
+/// additions' loop over that loop's arithmetic instructions.
+pub const ARITHMETIC_ROW: &str = "arithmetic instruction";
+
 impl CpuInfo {
     /// The latency, ns, of the scalar instruction row `name` ("integer multiply"); None when
     /// it was not measured.

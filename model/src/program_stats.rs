@@ -164,6 +164,12 @@ pub struct LoopStats {
     /// by the predictor, None at -O0 and for a loop without a machine loop of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iterations_per_pass: Option<u64>,
+    /// Of `instructions`, those the arithmetic ports execute (integer and floating-point
+    /// arithmetic, logic, compares, `lea`, conditional jumps), read from the loop's machine
+    /// loop at optimizing flags (rule 17c); None at -O0 and for a loop without a machine loop
+    /// of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arithmetic_instructions: Option<u64>,
 }
 
 /// A unit a loop enters through its calls: how often for the loop, and how often over the

@@ -77,6 +77,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         l.instructions_as_built = false;
         l.carried_chain_ns = None;
         l.iterations_per_pass = None;
+        l.arithmetic_instructions = None;
     }
     for b in &mut stats.blocks {
         b.instructions = None;
@@ -187,6 +188,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
                     as_built: true,
                     carried_ns: run.carried_ns,
                     per_pass: Some(run.per_pass),
+                    arithmetic: Some(run.arithmetic),
                 };
             }
             let replaced = || calls.block_moves_within(&l.file, l.first_line..=l.last_line) > 0;
@@ -238,6 +240,7 @@ fn fit_build(stats: &mut ProgramStats, machine: &Characterization) -> Result<(),
         l.divider_instructions = c.divider;
         l.carried_chain_ns = c.carried_ns;
         l.iterations_per_pass = c.per_pass;
+        l.arithmetic_instructions = c.arithmetic;
         if l.charged_by_instructions() {
             paid.extend(c.body_lines);
         }
@@ -272,6 +275,8 @@ struct Counted {
     carried_ns: Option<f64>,
     /// Rule 29b: source iterations a pass of its machine loop covers.
     per_pass: Option<u64>,
+    /// Rule 17c: its arithmetic instructions.
+    arithmetic: Option<u64>,
 }
 
 /// Rule 17, widened (builds that do not optimize): a loop whose calls enter only
@@ -374,6 +379,8 @@ struct MachineRun {
     lines: Vec<(String, u32)>,
     /// Source iterations a pass covers (rule 29b).
     per_pass: u64,
+    /// Arithmetic instructions (rule 17c).
+    arithmetic: u64,
     /// Rule 31: the chain the machine loop carries from pass to pass, ns over the run; None
     /// without X-Ray's latencies.
     carried_ns: Option<f64>,
@@ -432,6 +439,7 @@ fn from_machine_loops(
         },
         lines: body.lines.keys().cloned().collect(),
         per_pass,
+        arithmetic: passes * pass.arithmetic(),
         carried_ns: latency
             .and_then(|c| body.dependences.carried_per_pass(&|k| c.ns(k)))
             .map(|ns| ns * passes as f64),

@@ -2,7 +2,7 @@
 //! var(T) = sum C_i^2 var(P_i), and the breakdown of Saavedra-Barrera's figure 6.1.
 
 use model::characterization::Characterization;
-use model::hardware::{CpuInfo, HardwareReport};
+use model::hardware::{CpuInfo, HardwareReport, ARITHMETIC_ROW};
 use model::program_stats::{
     ArrayReference, BlockStats, DividerInstructions, LoopStats, LoopTraffic, PartStats,
 };
@@ -252,7 +252,7 @@ fn with_unforeseen_exits(
     let missed = missed as f64;
     let exits_ns = missed * bmis;
     let issued = (optimized && l.charged_by_instructions())
-        .then(|| issue_bound(l, table))
+        .then(|| issue_bound(l, table, hw))
         .flatten();
     let extra = match issued {
         Some(b) => {
@@ -446,7 +446,7 @@ fn charge_loop_bounds(
         }
         None => source,
     };
-    let issue = issue_bound(l, table);
+    let issue = issue_bound(l, table, hw);
     // The rows of `counts` scaled by `share`, and their variance. The errors scale by at
     // most one: the part of a chain's wait its links' costs do not explain (a machine chain
     // of X-Ray's latencies, rule 31, over links the optimizer emptied) carries no error of
@@ -824,9 +824,11 @@ impl IssueBound {
     }
 }
 
-/// The loop's [`IssueBound`]: the larger of the two a machine has measured; None without
-/// either. A machine without MEMO (files made before it) bounds by INST alone; one without
-/// INST (optimizing flags remove its test's work) by MEMO alone.
+/// The loop's [`IssueBound`]: the largest of those a machine has measured; None without
+/// any. A machine without MEMO (files made before it) bounds by INST alone; one without
+/// INST (optimizing flags remove its test's work) by MEMO alone. An optimized build's loop
+/// also issues its arithmetic instructions at X-Ray's arithmetic rate (rule 17c), where
+/// X-Ray measured it.
 /// The cost, ns, of a loop body's operations of charge `kind` (rule 17): at the table's
 /// values, a parameter the table lacks costing nothing.
 fn charged_as(
@@ -841,7 +843,11 @@ fn charged_as(
         .sum()
 }
 
-fn issue_bound(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Option<IssueBound> {
+fn issue_bound(
+    l: &LoopStats,
+    table: &BTreeMap<Param, (f64, f64, usize)>,
+    hw: &Hardware,
+) -> Option<IssueBound> {
     let by = |param: Param, count: Option<u64>| {
         let (v, se, _) = table.get(&param)?;
         let count = count? as f64;
@@ -852,9 +858,22 @@ fn issue_bound(l: &LoopStats, table: &BTreeMap<Param, (f64, f64, usize)>) -> Opt
             sd: count * se,
         })
     };
+    // Rule 17c: the arithmetic instructions at the rate X-Ray's independent additions keep
+    // the arithmetic ports busy.
+    let arithmetic = hw
+        .cpu()
+        .and_then(|c| c.throughput_ns(ARITHMETIC_ROW, false))
+        .zip(l.arithmetic_instructions)
+        .map(|(ns, n)| IssueBound {
+            param: Param::INST,
+            count: n as f64,
+            ns: n as f64 * ns,
+            sd: 0.0,
+        });
     [
         by(Param::INST, l.instructions),
         by(Param::MEMO, l.memory_instructions),
+        arithmetic,
     ]
     .into_iter()
     .flatten()
@@ -1564,6 +1583,7 @@ mod tests {
             instructions_as_built: false,
             carried_chain_ns: None,
             iterations_per_pass: None,
+            arithmetic_instructions: None,
         };
         (body, l)
     }
@@ -2066,6 +2086,51 @@ mod tests {
         assert!(saxpy.instructions.unwrap() < 1000 * 4, "{saxpy:?}");
         // Rule 29b counts the exit by passes.
         assert_eq!(saxpy.iterations_per_pass, Some(per_pass));
+        // Rule 17c: its arithmetic instructions, by passes too.
+        assert_eq!(
+            saxpy.arithmetic_instructions,
+            Some(passes * body.pass.arithmetic())
+        );
+        assert!(body.pass.arithmetic() > 0, "{body:?}");
+    }
+
+    /// Rule 17c: a -O2 loop of integer arithmetic issues no faster than its arithmetic
+    /// instructions at X-Ray's arithmetic rate; a machine whose X-Ray lacks the rate bounds
+    /// it by INST alone, and at -O0 no loop has the count.
+    #[test]
+    fn an_optimized_loop_of_arithmetic_issues_at_the_arithmetic_ports_rate() {
+        let source = "      PROGRAM A\n      INTEGER I, K1, K2, K3\n      K1 = 1\n      K2 = 2\n      K3 = 3\n      DO 10 I = 1, 100000\n         K1 = IEOR(K1 + I, 5)\n         K2 = IEOR(K2 + K1, 7)\n         K3 = IAND(K3 + K2, 1023)\n   10 CONTINUE\n      PRINT *, K1, K2, K3\n      END\n";
+        let Some((mut m, stats)) = fitted("arith.f", source, &["-O2"]) else {
+            return;
+        };
+        let l = stats.loops.iter().find(|l| l.first_line == 6).unwrap();
+        let arithmetic = l.arithmetic_instructions.expect("a machine loop") as f64;
+        assert!(arithmetic >= 100000.0 * 6.0, "{l:?}");
+        assert!(arithmetic <= l.instructions.unwrap() as f64, "{l:?}");
+        let time = |m: &Characterization| {
+            predict(&stats, m)
+                .loops
+                .iter()
+                .find(|p| p.first_line == 6)
+                .unwrap()
+                .time_s
+        };
+        // 1 GHz; no row: INST's 0.1 ns an instruction.
+        let mut report = xray_report();
+        m.xray = Some(report.clone());
+        let by_inst = time(&m);
+        assert!(by_inst < arithmetic * 0.5e-9, "{by_inst}");
+        // Half a cycle an arithmetic instruction.
+        report.cpu.as_mut().unwrap().instructions.push(
+            serde_json::from_value(serde_json::json!({"name": ARITHMETIC_ROW,
+                "latency_cycles": null, "throughput_cycles": 0.5}))
+            .unwrap(),
+        );
+        m.xray = Some(report);
+        let by_ports = time(&m);
+        assert!(by_ports >= arithmetic * 0.5e-9 * 0.999, "{by_ports} {l:?}");
+        let (_, o0) = fitted("arith0.f", source, &["-O0"]).unwrap();
+        assert!(o0.loops.iter().all(|l| l.arithmetic_instructions.is_none()));
     }
 
     /// Rule 17 for optimized builds: a vector body that covers eight source iterations in a

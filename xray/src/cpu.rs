@@ -12,7 +12,7 @@
 use crate::bench::{self, Workshop};
 use crate::XrayError;
 use harness::loops::{innermost_loops, FpOps, PassCounts};
-use model::hardware::InstructionTiming;
+use model::hardware::{InstructionTiming, ARITHMETIC_ROW};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -62,6 +62,10 @@ impl FpClass {
         }
     }
 }
+
+/// Additions of one iteration of `int_add_thr` (cpu_kernels.f90), whose time per operation
+/// the benchmark reports.
+const INT_ADD_THR_OPS: u64 = 8;
 
 /// The vector kernels: row name, subroutine stem in vec_kernels.f90, class.
 const VECTOR_KERNELS: [(&str, &str, FpClass); 5] = [
@@ -147,6 +151,9 @@ pub struct VectorKernel {
 pub struct CpuTimings {
     pub ns: Vec<(String, f64)>,
     pub vector: Vec<VectorKernel>,
+    /// Rule 17c: the arithmetic instructions ([`PassCounts::arithmetic`]) of one source
+    /// iteration of `int_add_thr`'s loop as built; None when its listing shows no loop.
+    pub arithmetic_per_iteration: Option<f64>,
 }
 
 impl CpuTimings {
@@ -197,6 +204,17 @@ impl CpuTimings {
                 })
             })
             .collect::<Result<Vec<_>, XrayError>>()?;
+        // Rule 17c: the independent additions keep the arithmetic ports busy; their
+        // iteration's time over its arithmetic instructions is what one of those costs.
+        if let Some(per_iteration) = self.arithmetic_per_iteration.filter(|&n| n > 0.0) {
+            let iteration_ns = self.get("int_add_thr")? * INT_ADD_THR_OPS as f64;
+            out.push(InstructionTiming {
+                name: ARITHMETIC_ROW.to_string(),
+                latency_cycles: None,
+                throughput_cycles: iteration_ns / per_iteration * ghz,
+                vector_bits: None,
+            });
+        }
         // A pass of a vector kernel's loop does `lanes` operations per packed instruction
         // (packed_shape checked it), so one instruction costs `lanes` operations' time.
         for v in self.vector_rows()? {
@@ -250,7 +268,7 @@ impl CpuTimings {
 
 /// Build and run the nano-benchmarks.
 pub fn measure(shop: &Workshop, quick: bool) -> Result<CpuTimings, XrayError> {
-    let (exe, vector) = build(shop, &["-march=native"])
+    let (exe, vector, arithmetic_per_iteration) = build(shop, &["-march=native"])
         // A compiler without -march=native: the same, for its default target.
         .or_else(|_| build(shop, &[]))?;
     // Many short runs: one that fits between two preemptions of a busy machine shows the
@@ -273,7 +291,22 @@ pub fn measure(shop: &Workshop, quick: bool) -> Result<CpuTimings, XrayError> {
         eprintln!("  CPU nano-benchmarks (ns per operation): {ns:?}");
         eprintln!("  vector kernels: {vector:?}");
     }
-    Ok(CpuTimings { ns, vector })
+    Ok(CpuTimings {
+        ns,
+        vector,
+        arithmetic_per_iteration,
+    })
+}
+
+/// Rule 17c: the arithmetic instructions of one source iteration of `int_add_thr`'s loop in
+/// the listing `asm` (a pass over the iterations its counter steps by); None without it.
+pub fn arithmetic_per_iteration(asm: &str) -> Option<f64> {
+    let timed = innermost_loops(asm)
+        .into_iter()
+        .filter(|l| l.function == "int_add_thr_")
+        .max_by_key(|l| l.pass.instructions)?;
+    let iterations = timed.counter_step.map_or(1, |s| s.unsigned_abs().max(1));
+    Some(timed.pass.arithmetic() as f64 / iterations as f64)
 }
 
 /// Compile the nano-benchmarks with `target` (`-march=native`, or nothing) for the code
@@ -282,8 +315,14 @@ pub fn measure(shop: &Workshop, quick: bool) -> Result<CpuTimings, XrayError> {
 /// at -O2, where gfortran contracts x*y+z when the hardware can; the separate version
 /// forbids the contraction. The vector kernels are built at -O2 with vectorization, to an
 /// assembly listing that is read and then assembled: the code timed is the code read.
-fn build(shop: &Workshop, target: &[&str]) -> Result<(PathBuf, Vec<VectorKernel>), XrayError> {
+fn build(
+    shop: &Workshop,
+    target: &[&str],
+) -> Result<(PathBuf, Vec<VectorKernel>, Option<f64>), XrayError> {
     let plain: &[&str] = &["-O1", "-fno-tree-vectorize"];
+    // The scalar kernels go through a listing too, read for rule 17c's arithmetic rate.
+    let scalar_asm = shop.listing("cpu_kernels.f90", KERNELS, plain)?;
+    let arithmetic = arithmetic_per_iteration(&scalar_asm);
     let with = |flags: &[&'static str]| [&["-O2"], target, flags].concat();
     let (fused_flags, separate_flags) = (with(&[]), with(&["-ffp-contract=off"]));
     let vector_flags = with(&["-ftree-vectorize"]);
@@ -312,7 +351,7 @@ fn build(shop: &Workshop, target: &[&str]) -> Result<(PathBuf, Vec<VectorKernel>
         listings.push((format!("{file}.s"), asm));
     }
     let mut sources: Vec<(&str, &str, &[&str])> = vec![
-        ("cpu_kernels.f90", KERNELS, plain),
+        ("cpu_kernels.s", &scalar_asm, &[]),
         ("fp_kernels_r4.f90", &fp4, plain),
         ("fp_kernels_r8.f90", &fp8, plain),
         ("madd_fused.f90", &fused, &fused_flags),
@@ -324,7 +363,7 @@ fn build(shop: &Workshop, target: &[&str]) -> Result<(PathBuf, Vec<VectorKernel>
             .map(|(f, asm)| (f.as_str(), asm.as_str(), &[][..])),
     );
     sources.push(("cpu_main.f90", &main, plain));
-    Ok((shop.build("cpu", &sources)?, kernels))
+    Ok((shop.build("cpu", &sources)?, kernels, arithmetic))
 }
 
 /// Processors and SMT by concurrent instances (X-Ray). k copies of the same work run at
@@ -454,6 +493,28 @@ mod tests {
 	jne	.L22
 	ret
 ";
+
+    /// Rule 17c: gfortran -O1's loop of independent additions, as X-Ray builds it, holds its
+    /// eight additions and its loop control among its arithmetic instructions, and no load
+    /// or store (the chains stay in registers, so the time is the ports').
+    #[test]
+    fn the_independent_additions_keep_to_registers_and_arithmetic() {
+        let compiler = harness::Compiler::find(None, &[])
+            .expect("gfortran is needed (scripts/install-deps.sh installs it)");
+        let shop = Workshop::new(&compiler).unwrap();
+        let asm = shop
+            .listing("cpu_kernels.f90", KERNELS, &["-O1", "-fno-tree-vectorize"])
+            .unwrap();
+        let n = arithmetic_per_iteration(&asm).expect("int_add_thr has a loop");
+        assert!((10.0..=24.0).contains(&n), "{n} arithmetic instructions");
+        let timed = innermost_loops(&asm)
+            .into_iter()
+            .find(|l| l.function == "int_add_thr_")
+            .unwrap();
+        assert_eq!((timed.pass.loads, timed.pass.stores), (0, 0), "{timed:?}");
+        // Without the kernel: none.
+        assert_eq!(arithmetic_per_iteration(PACKED_ADD), None);
+    }
 
     #[test]
     fn a_vectorized_kernel_gives_its_width_and_lanes() {

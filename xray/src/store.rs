@@ -33,10 +33,11 @@ pub struct CachedReport {
 /// Version 2 added the bandwidths, version 3 divide, square root and packed instruction rows,
 /// version 4 the out-of-order window, version 5 an integer multiply chain no compiler can
 /// regroup (LLVM had folded version 4's), version 6 the longest DO loop whose exit is
-/// foreseen: an entry measured without them is measured again.
+/// foreseen, version 7 the arithmetic ports' rate: an entry measured without them is
+/// measured again.
 impl Versioned for CachedReport {
     const FORMAT: &'static str = "opcost-xray-cache";
-    const VERSION: u32 = 6;
+    const VERSION: u32 = 7;
 }
 
 /// Why a cache entry was not used (said to the user before measuring again).
