@@ -128,6 +128,8 @@ pub enum LoopBound {
     Issue,
     /// Its loads and stores at MEMO's rate (rule 17).
     MemoryAccess,
+    /// Its arithmetic instructions at X-Ray's arithmetic rate (rule 17c).
+    ArithmeticPorts,
     /// Its divisions and square roots (rule 17's busy units).
     Divider,
     /// The out-of-order window over its longest in-iteration chain (rule 19).
@@ -147,6 +149,7 @@ impl LoopBound {
             LoopBound::Recurrence => "recurrence",
             LoopBound::Issue => "instruction issue",
             LoopBound::MemoryAccess => "memory accesses",
+            LoopBound::ArithmeticPorts => "arithmetic ports",
             LoopBound::Divider => "divider",
             LoopBound::Window => "out-of-order window",
             LoopBound::Memory => "memory bandwidth",
@@ -812,15 +815,13 @@ struct IssueBound {
     ns: f64,
     /// The standard deviation of `ns` from the parameter's.
     sd: f64,
+    /// Which limit it is: instruction issue, memory accesses or arithmetic ports.
+    kind: LoopBound,
 }
 
 impl IssueBound {
     fn kind(&self) -> LoopBound {
-        if self.param == Param::MEMO {
-            LoopBound::MemoryAccess
-        } else {
-            LoopBound::Issue
-        }
+        self.kind
     }
 }
 
@@ -856,6 +857,11 @@ fn issue_bound(
             count,
             ns: count * v,
             sd: count * se,
+            kind: if param == Param::MEMO {
+                LoopBound::MemoryAccess
+            } else {
+                LoopBound::Issue
+            },
         })
     };
     // Rule 17c: the arithmetic instructions at the rate X-Ray's independent additions keep
@@ -869,6 +875,7 @@ fn issue_bound(
             count: n as f64,
             ns: n as f64 * ns,
             sd: 0.0,
+            kind: LoopBound::ArithmeticPorts,
         });
     [
         by(Param::INST, l.instructions),
@@ -2107,14 +2114,14 @@ mod tests {
         let arithmetic = l.arithmetic_instructions.expect("a machine loop") as f64;
         assert!(arithmetic >= 100000.0 * 6.0, "{l:?}");
         assert!(arithmetic <= l.instructions.unwrap() as f64, "{l:?}");
-        let time = |m: &Characterization| {
+        let charged = |m: &Characterization| {
             predict(&stats, m)
                 .loops
-                .iter()
+                .into_iter()
                 .find(|p| p.first_line == 6)
                 .unwrap()
-                .time_s
         };
+        let time = |m: &Characterization| charged(m).time_s;
         // 1 GHz; no row: INST's 0.1 ns an instruction.
         let mut report = xray_report();
         m.xray = Some(report.clone());
@@ -2129,6 +2136,11 @@ mod tests {
         m.xray = Some(report);
         let by_ports = time(&m);
         assert!(by_ports >= arithmetic * 0.5e-9 * 0.999, "{by_ports} {l:?}");
+        assert_eq!(charged(&m).bound, LoopBound::ArithmeticPorts);
+        assert!(predict(&stats, &m)
+            .hot_loops(5)
+            .to_text()
+            .contains("arithmetic ports"));
         let (_, o0) = fitted("arith0.f", source, &["-O0"]).unwrap();
         assert!(o0.loops.iter().all(|l| l.arithmetic_instructions.is_none()));
     }
