@@ -266,7 +266,7 @@ fn xray_matches_sysfs_and_its_own_invariants() {
             assert!(i["latency_cycles"].is_null(), "{i}");
             continue;
         }
-        if i["name"] == "arithmetic instruction" {
+        if i["name"] == model::hardware::ARITHMETIC_ROW {
             assert!(i["latency_cycles"].is_null() && thr < 1.0, "{i}");
             continue;
         }

@@ -264,7 +264,7 @@ fn with_unforeseen_exits(
             });
             let lifted = b.ns + events + exits_ns - charge.time_ns;
             if lifted > 0.0 {
-                charge.bound = b.kind();
+                charge.bound = b.kind;
             }
             lifted.max(0.0)
         }
@@ -527,7 +527,7 @@ fn charge_loop_bounds(
     let issue = issue.map(|b| {
         let mut c = OpCounts::new();
         c.add(b.param, b.count as u64);
-        (b.ns, c, b.kind())
+        (b.ns, c, b.kind)
     });
     let longest = [
         recurrence.map(|(t, c)| (t, c, LoopBound::Recurrence)),
@@ -598,7 +598,7 @@ fn busiest(
                 .sum()
         });
     [
-        (b.ns, b.kind()),
+        (b.ns, b.kind),
         (divider, LoopBound::Divider),
         (window, LoopBound::Window),
         (memory, LoopBound::Memory),
@@ -819,17 +819,6 @@ struct IssueBound {
     kind: LoopBound,
 }
 
-impl IssueBound {
-    fn kind(&self) -> LoopBound {
-        self.kind
-    }
-}
-
-/// The loop's [`IssueBound`]: the largest of those a machine has measured; None without
-/// any. A machine without MEMO (files made before it) bounds by INST alone; one without
-/// INST (optimizing flags remove its test's work) by MEMO alone. An optimized build's loop
-/// also issues its arithmetic instructions at X-Ray's arithmetic rate (rule 17c), where
-/// X-Ray measured it.
 /// The cost, ns, of a loop body's operations of charge `kind` (rule 17): at the table's
 /// values, a parameter the table lacks costing nothing.
 fn charged_as(
@@ -844,6 +833,11 @@ fn charged_as(
         .sum()
 }
 
+/// The loop's [`IssueBound`]: the largest of those a machine has measured; None without
+/// any. A machine without MEMO (files made before it) bounds by INST alone; one without
+/// INST (optimizing flags remove its test's work) by MEMO alone. An optimized build's loop
+/// also issues its arithmetic instructions at X-Ray's arithmetic rate (rule 17c), where
+/// X-Ray measured it.
 fn issue_bound(
     l: &LoopStats,
     table: &BTreeMap<Param, (f64, f64, usize)>,

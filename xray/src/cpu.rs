@@ -11,7 +11,7 @@
 
 use crate::bench::{self, Workshop};
 use crate::XrayError;
-use harness::loops::{innermost_loops, FpOps, PassCounts};
+use harness::loops::{innermost_loops, FpOps, MachineLoop, PassCounts};
 use model::hardware::{InstructionTiming, ARITHMETIC_ROW};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -301,12 +301,18 @@ pub fn measure(shop: &Workshop, quick: bool) -> Result<CpuTimings, XrayError> {
 /// Rule 17c: the arithmetic instructions of one source iteration of `int_add_thr`'s loop in
 /// the listing `asm` (a pass over the iterations its counter steps by); None without it.
 pub fn arithmetic_per_iteration(asm: &str) -> Option<f64> {
-    let timed = innermost_loops(asm)
-        .into_iter()
-        .filter(|l| l.function == "int_add_thr_")
-        .max_by_key(|l| l.pass.instructions)?;
+    let timed = int_add_loop(asm)?;
     let iterations = timed.counter_step.map_or(1, |s| s.unsigned_abs().max(1));
     Some(timed.pass.arithmetic() as f64 / iterations as f64)
+}
+
+/// The timed loop of `int_add_thr` in the listing `asm`: its innermost loop with the most
+/// instructions; None without one.
+fn int_add_loop(asm: &str) -> Option<MachineLoop> {
+    innermost_loops(asm)
+        .into_iter()
+        .filter(|l| l.function == "int_add_thr_")
+        .max_by_key(|l| l.pass.instructions)
 }
 
 /// Compile the nano-benchmarks with `target` (`-march=native`, or nothing) for the code
@@ -507,10 +513,7 @@ mod tests {
             .unwrap();
         let n = arithmetic_per_iteration(&asm).expect("int_add_thr has a loop");
         assert!((10.0..=24.0).contains(&n), "{n} arithmetic instructions");
-        let timed = innermost_loops(&asm)
-            .into_iter()
-            .find(|l| l.function == "int_add_thr_")
-            .unwrap();
+        let timed = int_add_loop(&asm).unwrap();
         assert_eq!((timed.pass.loads, timed.pass.stores), (0, 0), "{timed:?}");
         // Without the kernel: none.
         assert_eq!(arithmetic_per_iteration(PACKED_ADD), None);
