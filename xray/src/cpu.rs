@@ -63,6 +63,10 @@ impl FpClass {
     }
 }
 
+/// Flags of the scalar kernels (cpu_kernels.f90, the FP kernels) and their driver: no
+/// vectorization, so each source operation stays one instruction.
+const SCALAR_FLAGS: &[&str] = &["-O1", "-fno-tree-vectorize"];
+
 /// Additions of one iteration of `int_add_thr` (cpu_kernels.f90), whose time per operation
 /// the benchmark reports.
 const INT_ADD_THR_OPS: u64 = 8;
@@ -325,9 +329,8 @@ fn build(
     shop: &Workshop,
     target: &[&str],
 ) -> Result<(PathBuf, Vec<VectorKernel>, Option<f64>), XrayError> {
-    let plain: &[&str] = &["-O1", "-fno-tree-vectorize"];
     // The scalar kernels go through a listing too, read for rule 17c's arithmetic rate.
-    let scalar_asm = shop.listing("cpu_kernels.f90", KERNELS, plain)?;
+    let scalar_asm = shop.listing("cpu_kernels.f90", KERNELS, SCALAR_FLAGS)?;
     let arithmetic = arithmetic_per_iteration(&scalar_asm);
     let with = |flags: &[&'static str]| [&["-O2"], target, flags].concat();
     let (fused_flags, separate_flags) = (with(&[]), with(&["-ffp-contract=off"]));
@@ -358,8 +361,8 @@ fn build(
     }
     let mut sources: Vec<(&str, &str, &[&str])> = vec![
         ("cpu_kernels.s", &scalar_asm, &[]),
-        ("fp_kernels_r4.f90", &fp4, plain),
-        ("fp_kernels_r8.f90", &fp8, plain),
+        ("fp_kernels_r4.f90", &fp4, SCALAR_FLAGS),
+        ("fp_kernels_r8.f90", &fp8, SCALAR_FLAGS),
         ("madd_fused.f90", &fused, &fused_flags),
         ("madd_separate.f90", &separate, &separate_flags),
     ];
@@ -368,7 +371,7 @@ fn build(
             .iter()
             .map(|(f, asm)| (f.as_str(), asm.as_str(), &[][..])),
     );
-    sources.push(("cpu_main.f90", &main, plain));
+    sources.push(("cpu_main.f90", &main, SCALAR_FLAGS));
     Ok((shop.build("cpu", &sources)?, kernels, arithmetic))
 }
 
@@ -509,7 +512,7 @@ mod tests {
             .expect("gfortran is needed (scripts/install-deps.sh installs it)");
         let shop = Workshop::new(&compiler).unwrap();
         let asm = shop
-            .listing("cpu_kernels.f90", KERNELS, &["-O1", "-fno-tree-vectorize"])
+            .listing("cpu_kernels.f90", KERNELS, SCALAR_FLAGS)
             .unwrap();
         let n = arithmetic_per_iteration(&asm).expect("int_add_thr has a loop");
         assert!((10.0..=24.0).contains(&n), "{n} arithmetic instructions");

@@ -3,6 +3,13 @@
 
 use model::hardware::{InstructionTiming, ARITHMETIC_ROW};
 
+/// The rows of one scalar instruction, each with a latency: not the packed rows, nor rule
+/// 17c's arithmetic rate (a throughput over several instructions).
+fn scalar_instructions(rows: &[InstructionTiming]) -> impl Iterator<Item = &InstructionTiming> {
+    rows.iter()
+        .filter(|r| r.vector_bits.is_none() && r.name != ARITHMETIC_ROW)
+}
+
 fn have_gfortran() -> bool {
     std::process::Command::new("gfortran")
         .arg("--version")
@@ -76,10 +83,7 @@ fn divide_square_root_and_packed_rows_are_consistent() {
         }
     }
     // Every scalar latency is at least its throughput (10 % for noise).
-    for r in rows
-        .iter()
-        .filter(|r| r.vector_bits.is_none() && r.name != ARITHMETIC_ROW)
-    {
+    for r in scalar_instructions(&rows) {
         let lat = r.latency_cycles.expect("a scalar row has a latency");
         assert!(lat >= 0.9 * r.throughput_cycles, "{r:?}");
     }
@@ -117,10 +121,7 @@ fn every_scalar_latency_is_a_cycle_at_least_whatever_the_compiler() {
             .unwrap()
             .instructions()
             .unwrap();
-        for r in rows
-            .iter()
-            .filter(|r| r.vector_bits.is_none() && r.name != ARITHMETIC_ROW)
-        {
+        for r in scalar_instructions(&rows) {
             let lat = r.latency_cycles.expect("a scalar row has a latency");
             assert!(lat >= 0.9, "{name}: {r:?}");
         }
